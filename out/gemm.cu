@@ -1,0 +1,1825 @@
+// out/gemm.cu: generated from gemm.md by tangle.py. Edit gemm.md, not this file.
+#line 150 "gemm.md"
+/* ---- Configuration: exactly one type pair and one shape ---- */
+#ifndef CONFIG_ON_COMMAND_LINE
+#define F16_IN_F32_OUT
+#define MNK_16x16x16
+#endif
+
+#ifndef TRANSPOSE_A
+#define TRANSPOSE_A 0   /* 1: A is stored K x M and used transposed */
+#endif
+#ifndef TRANSPOSE_B
+#define TRANSPOSE_B 0   /* 1: B is stored N x K and used transposed */
+#endif
+#line 171 "gemm.md"
+#if defined(F16_IN_F32_OUT) + defined(F16_IN_OUT) + defined(U8_IN_I32_OUT) + \
+    defined(I8_IN_I32_OUT) + defined(BF16_IN_F32_OUT) + defined(TF32_IN_F32_OUT) + \
+    defined(F64_IN_OUT) == 0
+#error "no type pair selected: define one of F16_IN_F32_OUT, F16_IN_OUT, U8_IN_I32_OUT, I8_IN_I32_OUT, BF16_IN_F32_OUT, TF32_IN_F32_OUT, F64_IN_OUT"
+#elif defined(F16_IN_F32_OUT) + defined(F16_IN_OUT) + defined(U8_IN_I32_OUT) + \
+    defined(I8_IN_I32_OUT) + defined(BF16_IN_F32_OUT) + defined(TF32_IN_F32_OUT) + \
+    defined(F64_IN_OUT) > 1
+#error "more than one type pair selected: define exactly one"
+#endif
+
+#if defined(MNK_16x16x16) + defined(MNK_32x8x16) + defined(MNK_8x32x16) + \
+    defined(MNK_16x16x8) + defined(MNK_8x8x4) == 0
+#error "no WMMA shape selected: define one of MNK_16x16x16, MNK_32x8x16, MNK_8x32x16, MNK_16x16x8, MNK_8x8x4"
+#elif defined(MNK_16x16x16) + defined(MNK_32x8x16) + defined(MNK_8x32x16) + \
+    defined(MNK_16x16x8) + defined(MNK_8x8x4) > 1
+#error "more than one WMMA shape selected: define exactly one"
+#endif
+
+#if defined(MNK_16x16x16) || defined(MNK_32x8x16) || defined(MNK_8x32x16)
+#define SHAPE_IS_16BIT_FAMILY 1   /* the shapes of the 16-bit and 8-bit types */
+#else
+#define SHAPE_IS_16BIT_FAMILY 0
+#endif
+#if defined(F16_IN_F32_OUT) && !SHAPE_IS_16BIT_FAMILY
+#error "F16_IN_F32_OUT supports MNK_16x16x16, MNK_32x8x16, MNK_8x32x16"
+#elif defined(F16_IN_OUT) && !SHAPE_IS_16BIT_FAMILY
+#error "F16_IN_OUT supports MNK_16x16x16, MNK_32x8x16, MNK_8x32x16"
+#elif defined(U8_IN_I32_OUT) && !SHAPE_IS_16BIT_FAMILY
+#error "U8_IN_I32_OUT supports MNK_16x16x16, MNK_32x8x16, MNK_8x32x16"
+#elif defined(I8_IN_I32_OUT) && !SHAPE_IS_16BIT_FAMILY
+#error "I8_IN_I32_OUT supports MNK_16x16x16, MNK_32x8x16, MNK_8x32x16"
+#elif defined(BF16_IN_F32_OUT) && !SHAPE_IS_16BIT_FAMILY
+#error "BF16_IN_F32_OUT supports MNK_16x16x16, MNK_32x8x16, MNK_8x32x16"
+#elif defined(TF32_IN_F32_OUT) && !defined(MNK_16x16x8)
+#error "TF32_IN_F32_OUT supports only MNK_16x16x8"
+#elif defined(F64_IN_OUT) && !defined(MNK_8x8x4)
+#error "F64_IN_OUT supports only MNK_8x8x4"
+#endif
+
+#if TRANSPOSE_A != 0 && TRANSPOSE_A != 1
+#error "TRANSPOSE_A must be 0 or 1"
+#endif
+#if TRANSPOSE_B != 0 && TRANSPOSE_B != 1
+#error "TRANSPOSE_B must be 0 or 1"
+#endif
+#line 228 "gemm.md"
+#include <errno.h>
+#include <float.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cublas_v2.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#include <mma.h>
+
+namespace wmma = nvcuda::wmma;
+#line 265 "gemm.md"
+#define EXIT_VERIFY_FAILED 1
+#define EXIT_USAGE 2
+#define EXIT_NO_GPU 3
+#define EXIT_NO_MEMORY 4
+#define EXIT_CUDA_ERROR 5
+#define EXIT_IO_ERROR 6
+
+static void die(int status, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    fputs("gemm: ", stderr);
+    vfprintf(stderr, format, args);
+    fputc('\n', stderr);
+    va_end(args);
+    exit(status);
+}
+#line 292 "gemm.md"
+static void cuda_failed(const char *call, cudaError_t status,
+                        const char *file, int line)
+{
+    die(status == cudaErrorMemoryAllocation ? EXIT_NO_MEMORY : EXIT_CUDA_ERROR,
+        "%s:%d: %s failed: %s", file, line, call, cudaGetErrorString(status));
+}
+
+#define CHECK_CUDA(call)                                                     \
+    do {                                                                     \
+        cudaError_t check_status_ = (call);                                  \
+        if (check_status_ != cudaSuccess)                                    \
+            cuda_failed(#call, check_status_, __FILE__, __LINE__);           \
+    } while (0)
+
+#define CHECK_LAUNCH() CHECK_CUDA(cudaGetLastError())
+
+#define CHECK_CUBLAS(call)                                                   \
+    do {                                                                     \
+        cublasStatus_t check_status_ = (call);                               \
+        if (check_status_ != CUBLAS_STATUS_SUCCESS)                          \
+            die(EXIT_CUDA_ERROR, "%s:%d: %s failed: %s", __FILE__, __LINE__, \
+                #call, cublasGetStatusString(check_status_));                \
+    } while (0)
+#line 339 "gemm.md"
+#if defined(F16_IN_F32_OUT) || defined(F16_IN_OUT)
+typedef half input_t;
+typedef half frag_t;
+#define INPUT_TO_DOUBLE(x) ((double)__half2float(x))
+#define INPUT_FROM_FLOAT(x) __float2half_rn(x)
+#define MIN_CC 70
+#elif defined(BF16_IN_F32_OUT)
+typedef __nv_bfloat16 input_t;
+typedef __nv_bfloat16 frag_t;
+#define INPUT_TO_DOUBLE(x) ((double)__bfloat162float(x))
+#define INPUT_FROM_FLOAT(x) __float2bfloat16_rn(x)
+#define MIN_CC 80
+#elif defined(TF32_IN_F32_OUT)
+typedef float input_t;
+typedef wmma::precision::tf32 frag_t;
+#define INPUT_TO_DOUBLE(x) ((double)tf32_round(x))  /* as the tensor cores see it */
+#define INPUT_FROM_FLOAT(x) (x)
+#define MIN_CC 80
+#elif defined(U8_IN_I32_OUT)
+typedef unsigned char input_t;
+typedef unsigned char frag_t;
+#define MIN_CC 72
+#elif defined(I8_IN_I32_OUT)
+typedef signed char input_t;
+typedef signed char frag_t;
+#define MIN_CC 72
+#elif defined(F64_IN_OUT)
+typedef double input_t;
+typedef double frag_t;
+#define INPUT_TO_DOUBLE(x) ((double)(x))
+#define INPUT_FROM_FLOAT(x) ((double)(x))
+#define MIN_CC 80
+#endif
+
+#if defined(U8_IN_I32_OUT) || defined(I8_IN_I32_OUT)
+#define IS_INTEGER 1
+typedef int accum_t;
+typedef int scalar_t;
+typedef long long exact_t;
+#define ACCUM_TO_DOUBLE(x) ((double)(x))
+#elif defined(F16_IN_OUT)
+#define IS_INTEGER 0
+typedef half accum_t;
+typedef float scalar_t;
+typedef double exact_t;
+#define ACCUM_TO_DOUBLE(x) ((double)__half2float(x))
+#define ACCUM_FROM_FLOAT(x) __float2half_rn(x)
+#define UNIT_ROUNDOFF_ACC 0x1p-11
+#define UNIT_ROUNDOFF_OUT 0x1p-11
+#elif defined(F64_IN_OUT)
+#define IS_INTEGER 0
+typedef double accum_t;
+typedef double scalar_t;
+typedef double exact_t;
+#define ACCUM_TO_DOUBLE(x) ((double)(x))
+#define ACCUM_FROM_FLOAT(x) ((double)(x))
+#define UNIT_ROUNDOFF_ACC 0x1p-53
+#define UNIT_ROUNDOFF_OUT 0x1p-53
+#else
+#define IS_INTEGER 0
+typedef float accum_t;
+typedef float scalar_t;
+typedef double exact_t;
+#define ACCUM_TO_DOUBLE(x) ((double)(x))
+#define ACCUM_FROM_FLOAT(x) ((float)(x))
+#define UNIT_ROUNDOFF_ACC 0x1p-24
+#define UNIT_ROUNDOFF_OUT 0x1p-24
+#endif
+#line 414 "gemm.md"
+#if defined(F16_IN_F32_OUT)
+#define TYPE_NAME "F16_IN_F32_OUT"
+#elif defined(F16_IN_OUT)
+#define TYPE_NAME "F16_IN_OUT"
+#elif defined(U8_IN_I32_OUT)
+#define TYPE_NAME "U8_IN_I32_OUT"
+#elif defined(I8_IN_I32_OUT)
+#define TYPE_NAME "I8_IN_I32_OUT"
+#elif defined(BF16_IN_F32_OUT)
+#define TYPE_NAME "BF16_IN_F32_OUT"
+#elif defined(TF32_IN_F32_OUT)
+#define TYPE_NAME "TF32_IN_F32_OUT"
+#elif defined(F64_IN_OUT)
+#define TYPE_NAME "F64_IN_OUT"
+#endif
+
+#if IS_INTEGER
+#define RATE_UNIT "TOP/s"
+#else
+#define RATE_UNIT "TFLOP/s"
+#endif
+
+#if defined(F16_IN_F32_OUT) || defined(F16_IN_OUT)
+#define NPY_INPUT "<f2"
+#elif defined(U8_IN_I32_OUT)
+#define NPY_INPUT "|u1"
+#elif defined(I8_IN_I32_OUT)
+#define NPY_INPUT "|i1"
+#elif defined(F64_IN_OUT)
+#define NPY_INPUT "<f8"
+#else
+#define NPY_INPUT "<f4"   /* float for tf32; bf16 widened to float */
+#endif
+
+#if IS_INTEGER
+#define NPY_ACCUM "<i4"
+#elif defined(F16_IN_OUT)
+#define NPY_ACCUM "<f2"
+#elif defined(F64_IN_OUT)
+#define NPY_ACCUM "<f8"
+#else
+#define NPY_ACCUM "<f4"
+#endif
+#line 463 "gemm.md"
+#if defined(MNK_16x16x16)
+#define FRAG_M 16
+#define FRAG_N 16
+#define FRAG_K 16
+#define SHAPE_NAME "16x16x16"
+#elif defined(MNK_32x8x16)
+#define FRAG_M 32
+#define FRAG_N 8
+#define FRAG_K 16
+#define SHAPE_NAME "32x8x16"
+#elif defined(MNK_8x32x16)
+#define FRAG_M 8
+#define FRAG_N 32
+#define FRAG_K 16
+#define SHAPE_NAME "8x32x16"
+#elif defined(MNK_16x16x8)
+#define FRAG_M 16
+#define FRAG_N 16
+#define FRAG_K 8
+#define SHAPE_NAME "16x16x8"
+#elif defined(MNK_8x8x4)
+#define FRAG_M 8
+#define FRAG_N 8
+#define FRAG_K 4
+#define SHAPE_NAME "8x8x4"
+#endif
+#line 502 "gemm.md"
+__host__ __device__ static inline float tf32_round(float value)
+{
+    uint32_t bits;
+    memcpy(&bits, &value, sizeof bits);
+    if ((bits & 0x7f800000u) != 0x7f800000u) {   /* finite */
+        bits += 0x1000u;
+        bits &= 0xffffe000u;
+    }
+    memcpy(&value, &bits, sizeof value);
+    return value;
+}
+#line 540 "gemm.md"
+#if TRANSPOSE_A
+typedef wmma::col_major layout_a;   /* stored K x M, rows of length M */
+#else
+typedef wmma::row_major layout_a;   /* stored M x K, rows of length K */
+#endif
+#if TRANSPOSE_B
+typedef wmma::col_major layout_b;   /* stored N x K, rows of length K */
+#else
+typedef wmma::row_major layout_b;   /* stored K x N, rows of length N */
+#endif
+#line 578 "gemm.md"
+#define ROUND_UP(value, multiple) ((((value) + (multiple) - 1) / (multiple)) * (multiple))
+
+static void pad_matrix(void *padded, const void *source, size_t rows, size_t cols,
+                       size_t rows_padded, size_t cols_padded, size_t element_size)
+{
+    char *dst = (char *)padded;
+    const char *src = (const char *)source;
+    size_t row_bytes = cols * element_size;
+    size_t padded_row_bytes = cols_padded * element_size;
+
+    for (size_t row = 0; row < rows; row++) {
+        memcpy(dst + row * padded_row_bytes, src + row * row_bytes, row_bytes);
+        memset(dst + row * padded_row_bytes + row_bytes, 0, padded_row_bytes - row_bytes);
+    }
+    memset(dst + rows * padded_row_bytes, 0, (rows_padded - rows) * padded_row_bytes);
+}
+
+static void extract_matrix(void *destination, const void *padded, size_t rows,
+                           size_t cols, size_t cols_padded, size_t element_size)
+{
+    for (size_t row = 0; row < rows; row++)
+        memcpy((char *)destination + row * cols * element_size,
+               (const char *)padded + row * cols_padded * element_size,
+               cols * element_size);
+}
+#line 612 "gemm.md"
+typedef struct {
+    int m, n, k;                          /* the problem as asked */
+    int m_padded, n_padded, k_padded;     /* rounded up to the block tile */
+    int rows_a, cols_a, rows_b, cols_b;   /* A and B as stored */
+    int rows_a_padded, cols_a_padded, rows_b_padded, cols_b_padded;
+} Shape;
+
+static Shape make_shape(int m, int n, int k, int multiple_m, int multiple_n,
+                        int multiple_k)
+{
+    Shape shape;
+    shape.m = m;
+    shape.n = n;
+    shape.k = k;
+    shape.m_padded = ROUND_UP(m, multiple_m);
+    shape.n_padded = ROUND_UP(n, multiple_n);
+    shape.k_padded = ROUND_UP(k, multiple_k);
+    shape.rows_a = TRANSPOSE_A ? k : m;
+    shape.cols_a = TRANSPOSE_A ? m : k;
+    shape.rows_b = TRANSPOSE_B ? n : k;
+    shape.cols_b = TRANSPOSE_B ? k : n;
+    shape.rows_a_padded = TRANSPOSE_A ? shape.k_padded : shape.m_padded;
+    shape.cols_a_padded = TRANSPOSE_A ? shape.m_padded : shape.k_padded;
+    shape.rows_b_padded = TRANSPOSE_B ? shape.n_padded : shape.k_padded;
+    shape.cols_b_padded = TRANSPOSE_B ? shape.k_padded : shape.n_padded;
+    return shape;
+}
+#line 647 "gemm.md"
+#if TRANSPOSE_A
+#define A_INDEX(i, kk, ld) ((size_t)(kk) * (ld) + (i))
+#else
+#define A_INDEX(i, kk, ld) ((size_t)(i) * (ld) + (kk))
+#endif
+#if TRANSPOSE_B
+#define B_INDEX(kk, j, ld) ((size_t)(j) * (ld) + (kk))
+#else
+#define B_INDEX(kk, j, ld) ((size_t)(kk) * (ld) + (j))
+#endif
+#line 670 "gemm.md"
+typedef wmma::fragment<wmma::matrix_a, FRAG_M, FRAG_N, FRAG_K, frag_t, layout_a> fragment_a;
+typedef wmma::fragment<wmma::matrix_b, FRAG_M, FRAG_N, FRAG_K, frag_t, layout_b> fragment_b;
+typedef wmma::fragment<wmma::accumulator, FRAG_M, FRAG_N, FRAG_K, accum_t> fragment_c;
+#line 683 "gemm.md"
+#define FRAG_ROW_A (TRANSPOSE_A ? FRAG_M : FRAG_K)
+#define FRAG_ROWS_A (TRANSPOSE_A ? FRAG_K : FRAG_M)
+#define FRAG_ROW_B (TRANSPOSE_B ? FRAG_K : FRAG_N)
+#define FRAG_ROWS_B (TRANSPOSE_B ? FRAG_N : FRAG_K)
+#line 700 "gemm.md"
+/* Smallest leading dimension (in elements) that holds `cols` and is a multiple of 32 bytes. */
+#define ALIGNED_LD(cols, type) ROUND_UP((cols), 32 / sizeof(type))
+
+template <typename Fragment, int ROWS, int COLS>
+__device__ static inline void load_fragment(Fragment &fragment, const input_t *source,
+                                            size_t ld, input_t *staging)
+{
+    if ((COLS * sizeof(input_t)) % 32 == 0) {
+        wmma::load_matrix_sync(fragment, source, ld);
+    } else {
+        const int staged_ld = ALIGNED_LD(COLS, input_t);
+        for (int e = threadIdx.x % 32; e < ROWS * COLS; e += 32)
+            staging[(e / COLS) * staged_ld + e % COLS] = source[(size_t)(e / COLS) * ld + e % COLS];
+        __syncwarp();
+        wmma::load_matrix_sync(fragment, staging, staged_ld);
+        __syncwarp();   /* every lane has its copy before the buffer is reused */
+    }
+}
+#line 726 "gemm.md"
+template <typename Fragment>
+__device__ static inline void round_fragment(Fragment &fragment)
+{
+#if defined(TF32_IN_F32_OUT)
+    for (int t = 0; t < fragment.num_elements; t++)
+        fragment.x[t] = wmma::__float_to_tf32(fragment.x[t]);
+#else
+    (void)fragment;
+#endif
+}
+#line 748 "gemm.md"
+#if defined(F16_IN_OUT)
+#define ACCUM_ZERO __float2half_rn(0.0f)
+#else
+#define ACCUM_ZERO ((accum_t)0)
+#endif
+
+__device__ static inline accum_t scale_accumulator(scalar_t alpha, accum_t acc,
+                                                   scalar_t beta, accum_t old)
+{
+#if defined(F16_IN_OUT)
+    return __float2half_rn(alpha * __half2float(acc) + beta * __half2float(old));
+#else
+    return alpha * acc + beta * old;
+#endif
+}
+#line 776 "gemm.md"
+#define NAIVE_WARPS 4
+#define STAGED_A_ELEMS (FRAG_ROWS_A * ALIGNED_LD(FRAG_ROW_A, input_t))
+#define STAGED_B_ELEMS (FRAG_ROWS_B * ALIGNED_LD(FRAG_ROW_B, input_t))
+#define STAGED_C_LD ALIGNED_LD(FRAG_N, accum_t)
+
+__global__ void __launch_bounds__(NAIVE_WARPS * 32)
+d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
+             scalar_t alpha, scalar_t beta)
+{
+    __shared__ __align__(32) input_t staging_a[NAIVE_WARPS][STAGED_A_ELEMS];
+    __shared__ __align__(32) input_t staging_b[NAIVE_WARPS][STAGED_B_ELEMS];
+    __shared__ __align__(32) accum_t staging_c[NAIVE_WARPS][FRAG_M * STAGED_C_LD];
+    int warp = threadIdx.x / 32;
+    long long tiles_n = shape.n_padded / FRAG_N;
+    long long tile = (long long)blockIdx.x * NAIVE_WARPS + warp;
+    if (tile >= (shape.m_padded / FRAG_M) * tiles_n)
+        return;
+    int row0 = (int)(tile / tiles_n) * FRAG_M;
+    int col0 = (int)(tile % tiles_n) * FRAG_N;
+    int lda = shape.cols_a_padded, ldb = shape.cols_b_padded;
+
+    fragment_c acc;
+    wmma::fill_fragment(acc, ACCUM_ZERO);
+    for (int k0 = 0; k0 < shape.k_padded; k0 += FRAG_K) {
+        fragment_a a_frag;
+        fragment_b b_frag;
+        load_fragment<fragment_a, FRAG_ROWS_A, FRAG_ROW_A>(a_frag, a + A_INDEX(row0, k0, lda), lda, staging_a[warp]);
+        load_fragment<fragment_b, FRAG_ROWS_B, FRAG_ROW_B>(b_frag, b + B_INDEX(k0, col0, ldb), ldb, staging_b[warp]);
+        round_fragment(a_frag);
+        round_fragment(b_frag);
+        wmma::mma_sync(acc, a_frag, b_frag, acc);
+    }
+
+    wmma::store_matrix_sync(staging_c[warp], acc, STAGED_C_LD, wmma::mem_row_major);
+    __syncwarp();
+    for (int e = threadIdx.x % 32; e < FRAG_M * FRAG_N; e += 32) {
+        accum_t *dst = c + (size_t)(row0 + e / FRAG_N) * shape.n_padded + col0 + e % FRAG_N;
+        accum_t old = beta != 0 ? *dst : ACCUM_ZERO;
+        *dst = scale_accumulator(alpha, staging_c[warp][(e / FRAG_N) * STAGED_C_LD + e % FRAG_N], beta, old);
+    }
+}
+#line 863 "gemm.md"
+#if defined(F64_IN_OUT)
+#define BLOCK_M 128
+#define BLOCK_N 128
+#define BLOCK_K 16
+#define WARPS_M 2
+#define WARPS_N 4
+#define STAGES 3
+#elif defined(TF32_IN_F32_OUT)
+#define BLOCK_M 128
+#define BLOCK_N 128
+#define BLOCK_K 32
+#define WARPS_M 2
+#define WARPS_N 2
+#define STAGES 3
+#elif IS_INTEGER
+#define BLOCK_M 128
+#define BLOCK_N 256
+#define BLOCK_K 64
+#define WARPS_M 2
+#define WARPS_N 4
+#define STAGES 3
+#else
+#define BLOCK_M 128
+#define BLOCK_N 256
+#define BLOCK_K 32
+#define WARPS_M 2
+#define WARPS_N 4
+#define STAGES 4
+#endif
+
+#define THREADS (WARPS_M * WARPS_N * 32)
+#define WARP_TILE_M (BLOCK_M / WARPS_M)
+#define WARP_TILE_N (BLOCK_N / WARPS_N)
+#define FRAGS_M (WARP_TILE_M / FRAG_M)
+#define FRAGS_N (WARP_TILE_N / FRAG_N)
+#line 929 "gemm.md"
+#define TILE_OFFSET(row, col, tile_rows, panel, ld) \
+    (((col) / (panel)) * (tile_rows) * (ld) + (row) * (ld) + (col) % (panel))
+
+#if TRANSPOSE_A
+#define A_TILE_ROWS BLOCK_K
+#define A_TILE_COLS BLOCK_M
+#else
+#define A_TILE_ROWS BLOCK_M
+#define A_TILE_COLS BLOCK_K
+#endif
+#if TRANSPOSE_B
+#define B_TILE_ROWS BLOCK_N
+#define B_TILE_COLS BLOCK_K
+#else
+#define B_TILE_ROWS BLOCK_K
+#define B_TILE_COLS BLOCK_N
+#endif
+
+/* Wide fragments: one panel, rows padded by 16 bytes. Narrow: panels one fragment wide, 16-byte rows. */
+#define A_WIDE (FRAG_ROW_A * sizeof(input_t) >= 32)
+#define A_PANEL (A_WIDE ? A_TILE_COLS : FRAG_ROW_A)
+#define A_LD (A_WIDE ? A_TILE_COLS + 16 / sizeof(input_t) : 16 / sizeof(input_t))
+#define A_STAGE_ELEMS (A_TILE_COLS / A_PANEL * A_TILE_ROWS * A_LD)
+#define B_WIDE (FRAG_ROW_B * sizeof(input_t) >= 32)
+#define B_PANEL (B_WIDE ? B_TILE_COLS : FRAG_ROW_B)
+#define B_LD (B_WIDE ? B_TILE_COLS + 16 / sizeof(input_t) : 16 / sizeof(input_t))
+#define B_STAGE_ELEMS (B_TILE_COLS / B_PANEL * B_TILE_ROWS * B_LD)
+
+#if TRANSPOSE_A
+#define A_SMEM_OFFSET(i, kk) TILE_OFFSET((kk), (i), A_TILE_ROWS, A_PANEL, A_LD)
+#else
+#define A_SMEM_OFFSET(i, kk) TILE_OFFSET((i), (kk), A_TILE_ROWS, A_PANEL, A_LD)
+#endif
+#if TRANSPOSE_B
+#define B_SMEM_OFFSET(kk, j) TILE_OFFSET((j), (kk), B_TILE_ROWS, B_PANEL, B_LD)
+#else
+#define B_SMEM_OFFSET(kk, j) TILE_OFFSET((kk), (j), B_TILE_ROWS, B_PANEL, B_LD)
+#endif
+#line 984 "gemm.md"
+template <int BYTES>
+__device__ static inline void copy_async(void *shared_destination, const void *global_source)
+{
+#if __CUDA_ARCH__ >= 800
+    unsigned destination = (unsigned)__cvta_generic_to_shared(shared_destination);
+    if (BYTES == 16)
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(destination), "l"(global_source));
+    else
+        asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(destination), "l"(global_source), "n"(BYTES));
+#else
+    if (BYTES == 16)
+        *(uint4 *)shared_destination = *(const uint4 *)global_source;
+    else
+        *(uint2 *)shared_destination = *(const uint2 *)global_source;
+#endif
+}
+
+__device__ static inline void copy_async_commit(void)
+{
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;\n" ::);
+#endif
+}
+
+template <int PENDING>
+__device__ static inline void copy_async_wait(void)
+{
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING) : "memory");
+#endif
+}
+#line 1026 "gemm.md"
+template <int ROWS, int COLS, int PANEL, int LD>
+__device__ static inline void copy_tile_async(input_t *tile, const input_t *source, size_t ld_source)
+{
+    const int chunk = (PANEL * sizeof(input_t) >= 16 ? 16 / sizeof(input_t) : PANEL);
+    const int chunks_per_row = COLS / chunk;
+#pragma unroll
+    for (int id = threadIdx.x; id < ROWS * chunks_per_row; id += THREADS) {
+        int row = id / (8 * chunks_per_row) * 8 + id % 8;
+        int col = id / 8 % chunks_per_row * chunk;
+        copy_async<chunk * sizeof(input_t)>(tile + TILE_OFFSET(row, col, ROWS, PANEL, LD),
+                                            source + (size_t)row * ld_source + col);
+    }
+}
+
+__device__ static inline void load_stage(input_t *a_tile, input_t *b_tile, const input_t *a_block,
+                                         const input_t *b_block, int k_tile, int lda, int ldb)
+{
+    copy_tile_async<A_TILE_ROWS, A_TILE_COLS, A_PANEL, A_LD>(a_tile, a_block + A_INDEX(0, k_tile * BLOCK_K, lda), lda);
+    copy_tile_async<B_TILE_ROWS, B_TILE_COLS, B_PANEL, B_LD>(b_tile, b_block + B_INDEX(k_tile * BLOCK_K, 0, ldb), ldb);
+}
+#line 1057 "gemm.md"
+__device__ static inline void multiply_stage(fragment_c (&acc)[FRAGS_M][FRAGS_N], const input_t *a_tile,
+                                             const input_t *b_tile, int warp_row, int warp_col)
+{
+#pragma unroll
+    for (int kk = 0; kk < BLOCK_K; kk += FRAG_K) {
+        fragment_a a_frag[FRAGS_M];
+        fragment_b b_frag[FRAGS_N];
+#pragma unroll
+        for (int i = 0; i < FRAGS_M; i++) {
+            wmma::load_matrix_sync(a_frag[i], a_tile + A_SMEM_OFFSET(warp_row + i * FRAG_M, kk), A_LD);
+            round_fragment(a_frag[i]);
+        }
+#pragma unroll
+        for (int j = 0; j < FRAGS_N; j++) {
+            wmma::load_matrix_sync(b_frag[j], b_tile + B_SMEM_OFFSET(kk, warp_col + j * FRAG_N), B_LD);
+            round_fragment(b_frag[j]);
+        }
+#pragma unroll
+        for (int i = 0; i < FRAGS_M; i++)
+#pragma unroll
+            for (int j = 0; j < FRAGS_N; j++)
+                wmma::mma_sync(acc[i][j], a_frag[i], b_frag[j], acc[i][j]);
+    }
+}
+#line 1097 "gemm.md"
+#define STAGING_LD (FRAG_N + 16 / sizeof(accum_t))
+#define STAGING_WARP_ELEMS (FRAGS_N * FRAG_M * STAGING_LD)
+#define C_VECTOR (16 / sizeof(accum_t))   /* accumulator elements per 16 bytes */
+
+typedef union {
+    uint4 bits;
+    accum_t value[C_VECTOR];
+} AccumVector;
+
+__device__ static inline void store_tile(fragment_c (&acc)[FRAGS_M][FRAGS_N], accum_t *staging,
+                                         accum_t *c, int ldc, int row0, int col0,
+                                         scalar_t alpha, scalar_t beta)
+{
+#pragma unroll
+    for (int i = 0; i < FRAGS_M; i++) {
+#pragma unroll
+        for (int j = 0; j < FRAGS_N; j++)
+            wmma::store_matrix_sync(staging + j * FRAG_M * STAGING_LD, acc[i][j], STAGING_LD, wmma::mem_row_major);
+        __syncwarp();
+        for (int v = threadIdx.x % 32; v < FRAG_M * WARP_TILE_N / C_VECTOR; v += 32) {
+            int row = v / (WARP_TILE_N / C_VECTOR);
+            int col = v % (WARP_TILE_N / C_VECTOR) * C_VECTOR;
+            AccumVector result, old;
+            result.bits = *(const uint4 *)(staging + TILE_OFFSET(row, col, FRAG_M, FRAG_N, STAGING_LD));
+            uint4 *destination = (uint4 *)(c + (size_t)(row0 + i * FRAG_M + row) * ldc + col0 + col);
+            old.bits = beta != 0 ? *destination : make_uint4(0, 0, 0, 0);
+#pragma unroll
+            for (int e = 0; e < C_VECTOR; e++)
+                result.value[e] = scale_accumulator(alpha, result.value[e], beta, old.value[e]);
+            *destination = result.bits;
+        }
+        __syncwarp();   /* the staging area is rewritten for the next row of fragments */
+    }
+}
+#line 1143 "gemm.md"
+#define GROUP_ROWS 8
+
+__device__ static inline void block_position(int *block_row, int *block_col, int blocks_m, int blocks_n)
+{
+    int id = blockIdx.x;
+    int first_row = id / (GROUP_ROWS * blocks_n) * GROUP_ROWS;
+    int rows_in_group = min(blocks_m - first_row, GROUP_ROWS);
+    int in_group = id % (GROUP_ROWS * blocks_n);
+    *block_row = first_row + in_group % rows_in_group;
+    *block_col = in_group / rows_in_group;
+}
+#line 1177 "gemm.md"
+#define PIPELINE_BYTES (STAGES * (A_STAGE_ELEMS + B_STAGE_ELEMS) * sizeof(input_t))
+#define STAGING_BYTES (WARPS_M * WARPS_N * STAGING_WARP_ELEMS * sizeof(accum_t))
+#define SHARED_BYTES (PIPELINE_BYTES > STAGING_BYTES ? PIPELINE_BYTES : STAGING_BYTES)
+
+__global__ void __launch_bounds__(THREADS)
+d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__restrict__ c,
+       Shape shape, scalar_t alpha, scalar_t beta)
+{
+    extern __shared__ __align__(128) unsigned char shared_bytes[];
+    input_t *a_tiles = (input_t *)shared_bytes;
+    input_t *b_tiles = a_tiles + STAGES * A_STAGE_ELEMS;
+    int block_row, block_col;
+    block_position(&block_row, &block_col, shape.m_padded / BLOCK_M, shape.n_padded / BLOCK_N);
+    int warp = threadIdx.x / 32;
+    int warp_row = warp / WARPS_N * WARP_TILE_M;
+    int warp_col = warp % WARPS_N * WARP_TILE_N;
+    int lda = shape.cols_a_padded, ldb = shape.cols_b_padded;
+    const input_t *a_block = a + A_INDEX(block_row * BLOCK_M, 0, lda);
+    const input_t *b_block = b + B_INDEX(0, block_col * BLOCK_N, ldb);
+    int k_tiles = shape.k_padded / BLOCK_K;
+
+    fragment_c acc[FRAGS_M][FRAGS_N];
+#pragma unroll
+    for (int i = 0; i < FRAGS_M; i++)
+#pragma unroll
+        for (int j = 0; j < FRAGS_N; j++)
+            wmma::fill_fragment(acc[i][j], ACCUM_ZERO);
+
+    for (int stage = 0; stage < STAGES - 1; stage++) {
+        if (stage < k_tiles)
+            load_stage(a_tiles + stage * A_STAGE_ELEMS, b_tiles + stage * B_STAGE_ELEMS,
+                       a_block, b_block, stage, lda, ldb);
+        copy_async_commit();
+    }
+    for (int k_tile = 0; k_tile < k_tiles; k_tile++) {
+        copy_async_wait<STAGES - 2>();
+        __syncthreads();
+        int next = k_tile + STAGES - 1;
+        if (next < k_tiles)
+            load_stage(a_tiles + next % STAGES * A_STAGE_ELEMS, b_tiles + next % STAGES * B_STAGE_ELEMS,
+                       a_block, b_block, next, lda, ldb);
+        copy_async_commit();
+        multiply_stage(acc, a_tiles + k_tile % STAGES * A_STAGE_ELEMS,
+                       b_tiles + k_tile % STAGES * B_STAGE_ELEMS, warp_row, warp_col);
+    }
+    copy_async_wait<0>();
+    __syncthreads();   /* all warps are done with the slabs: reuse them as staging */
+
+    store_tile(acc, (accum_t *)shared_bytes + warp * STAGING_WARP_ELEMS, c, shape.n_padded,
+               block_row * BLOCK_M + warp_row, block_col * BLOCK_N + warp_col, alpha, beta);
+}
+#line 1249 "gemm.md"
+#define PEAK_CHAINS 8
+#define PEAK_WARPS 8
+#define PEAK_LD 64   /* elements per row of the peak operands: a multiple of 16 bytes for every type */
+
+__global__ void __launch_bounds__(PEAK_WARPS * 32)
+d_peak(const input_t *a, const input_t *b, accum_t *c, int iterations)
+{
+    fragment_a a_frag;
+    fragment_b b_frag;
+    fragment_c acc[PEAK_CHAINS];
+    wmma::load_matrix_sync(a_frag, a, PEAK_LD);
+    wmma::load_matrix_sync(b_frag, b, PEAK_LD);
+    round_fragment(a_frag);
+    round_fragment(b_frag);
+#pragma unroll
+    for (int chain = 0; chain < PEAK_CHAINS; chain++)
+        wmma::fill_fragment(acc[chain], (accum_t)(chain + 1));
+    for (int iteration = 0; iteration < iterations; iteration++)
+#pragma unroll
+        for (int chain = 0; chain < PEAK_CHAINS; chain++)
+            wmma::mma_sync(acc[chain], a_frag, b_frag, acc[chain]);
+#pragma unroll
+    for (int chain = 1; chain < PEAK_CHAINS; chain++)
+        for (int t = 0; t < acc[0].num_elements; t++)
+            acc[0].x[t] += acc[chain].x[t];
+    int warp = blockIdx.x * PEAK_WARPS + threadIdx.x / 32;
+    wmma::store_matrix_sync(c + (size_t)warp * FRAG_M * FRAG_N, acc[0], FRAG_N, wmma::mem_row_major);
+}
+#line 1298 "gemm.md"
+#if IS_INTEGER
+#define INPUT_TO_EXACT(x) ((long long)(x))
+#define ACCUM_TO_EXACT(x) ((long long)(x))
+#else
+#define INPUT_TO_EXACT(x) INPUT_TO_DOUBLE(x)
+#define ACCUM_TO_EXACT(x) ACCUM_TO_DOUBLE(x)
+#endif
+#line 1334 "gemm.md"
+#if defined(F64_IN_OUT)
+#define ROUNDING_STEPS(k) ((double)(k) + 2.0)
+#else
+#define ROUNDING_STEPS(k) ((double)(((k) + FRAG_K - 1) / FRAG_K) + 2.0)
+#endif
+
+__host__ __device__ static inline double error_bound(double abs_products, double abs_beta_c,
+                                                     double abs_result, int k)
+{
+#if IS_INTEGER
+    (void)abs_products, (void)abs_beta_c, (void)abs_result, (void)k;
+    return 0.0;
+#else
+    return 2.0 * UNIT_ROUNDOFF_ACC * (ROUNDING_STEPS(k) * abs_products + abs_beta_c) +
+           UNIT_ROUNDOFF_OUT * abs_result;
+#endif
+}
+#line 1361 "gemm.md"
+__host__ __device__ static inline void reference_element(const input_t *a, const input_t *b, const accum_t *c_in,
+                                                         Shape shape, exact_t alpha, exact_t beta, int i, int j,
+                                                         exact_t *result, double *bound)
+{
+    exact_t sum = 0;
+    double abs_sum = 0.0;
+    for (int kk = 0; kk < shape.k; kk++) {
+        exact_t product = INPUT_TO_EXACT(a[A_INDEX(i, kk, shape.cols_a_padded)]) *
+                          INPUT_TO_EXACT(b[B_INDEX(kk, j, shape.cols_b_padded)]);
+        sum += product;
+        abs_sum += fabs((double)product);
+    }
+    exact_t old = beta != 0 ? ACCUM_TO_EXACT(c_in[(size_t)i * shape.n_padded + j]) : 0;
+    *result = alpha * sum + beta * old;
+    *bound = error_bound(fabs((double)alpha) * abs_sum, fabs((double)(beta * old)),
+                         fabs((double)*result), shape.k);
+}
+
+static void reference_cpu(const input_t *a, const input_t *b, const accum_t *c_in, Shape shape,
+                          exact_t alpha, exact_t beta, exact_t *result, double *bound)
+{
+    for (int i = 0; i < shape.m; i++)
+        for (int j = 0; j < shape.n; j++)
+            reference_element(a, b, c_in, shape, alpha, beta, i, j,
+                              &result[(size_t)i * shape.n + j], &bound[(size_t)i * shape.n + j]);
+}
+
+__global__ void d_gemm_reference(const input_t *a, const input_t *b, const accum_t *c_in, Shape shape,
+                                 exact_t alpha, exact_t beta, exact_t *result, double *bound)
+{
+    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= shape.n)
+        return;
+    for (int i = blockIdx.y; i < shape.m; i += gridDim.y)
+        reference_element(a, b, c_in, shape, alpha, beta, i, j,
+                          &result[(size_t)i * shape.n + j], &bound[(size_t)i * shape.n + j]);
+}
+#line 1407 "gemm.md"
+typedef struct {
+    long long failures;
+    double worst_error, worst_bound, worst_ratio;
+    int worst_i, worst_j;
+} Verdict;
+
+static Verdict compare_results(const accum_t *c_out, const exact_t *expected, const double *bound, int m, int n)
+{
+    Verdict verdict = {0, 0.0, 0.0, -1.0, 0, 0};
+    for (int i = 0; i < m; i++) {
+        for (int j = 0; j < n; j++) {
+            size_t at = (size_t)i * n + j;
+            double value = ACCUM_TO_DOUBLE(c_out[at]);
+            double error = isfinite(value) ? fabs((double)(ACCUM_TO_EXACT(c_out[at]) - expected[at])) : INFINITY;
+            double ratio = error <= bound[at] ? (bound[at] > 0 ? error / bound[at] : 0.0)
+                                              : (bound[at] > 0 ? error / bound[at] : INFINITY);
+            if (!(error <= bound[at]))
+                verdict.failures++;
+            if (ratio > verdict.worst_ratio) {
+                verdict.worst_ratio = ratio;
+                verdict.worst_error = error;
+                verdict.worst_bound = bound[at];
+                verdict.worst_i = i;
+                verdict.worst_j = j;
+            }
+        }
+    }
+    return verdict;
+}
+#line 1472 "gemm.md"
+enum { KERNEL_FAST, KERNEL_NAIVE };
+enum { VERIFY_AUTO, VERIFY_CPU, VERIFY_GPU, VERIFY_OFF };
+enum { FORMAT_TEXT, FORMAT_KV, FORMAT_CSV };
+
+#define MAX_DIMENSION (1 << 30)
+#define MAX_PRINT_DIMENSION 32
+#define CPU_VERIFY_LIMIT (1LL << 27)   /* multiply-adds: about a second on one core */
+
+typedef struct {
+    int m, n, k;
+    int kernel, verify, format;
+    int iterations, warmup;
+    double alpha, beta;
+    unsigned long long seed;
+    int cublas, print, peak, self_test, help;
+    const char *dump_prefix;
+} Options;
+#line 1492 "gemm.md"
+static int parse_integer(const char *text, long long low, long long high, long long *value)
+{
+    char *end;
+    errno = 0;
+    long long parsed = strtoll(text, &end, 10);
+    if (errno != 0 || end == text || *end != '\0' || parsed < low || parsed > high)
+        return -1;
+    *value = parsed;
+    return 0;
+}
+
+static int parse_real(const char *text, double *value)
+{
+    char *end;
+    errno = 0;
+    double parsed = strtod(text, &end);
+    if (errno != 0 || end == text || *end != '\0' || !isfinite(parsed))
+        return -1;
+    *value = parsed;
+    return 0;
+}
+
+static int parse_choice(const char *text, const char *const *choices, int count)
+{
+    for (int c = 0; c < count; c++)
+        if (strcmp(text, choices[c]) == 0)
+            return c;
+    return -1;
+}
+
+static int parse_options(int argc, char **argv, Options *options, char *error, size_t error_size)
+{
+    static const char *const kernels[] = {"fast", "naive"};
+    static const char *const verifiers[] = {"auto", "cpu", "gpu", "off"};
+    static const char *const formats[] = {"text", "kv", "csv"};
+    static const struct option long_options[] = {
+        {"kernel", required_argument, NULL, 'k'},   {"verify", required_argument, NULL, 'v'},
+        {"iterations", required_argument, NULL, 'i'}, {"warmup", required_argument, NULL, 'w'},
+        {"alpha", required_argument, NULL, 'a'},    {"beta", required_argument, NULL, 'b'},
+        {"seed", required_argument, NULL, 's'},     {"cublas", no_argument, NULL, 'c'},
+        {"print", no_argument, NULL, 'p'},          {"format", required_argument, NULL, 'f'},
+        {"dump", required_argument, NULL, 'd'},     {"peak", no_argument, NULL, 'P'},
+        {"self-test", no_argument, NULL, 'T'},      {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    Options defaults = {4096, 4096, 4096, KERNEL_FAST, VERIFY_AUTO, FORMAT_TEXT, 10, 2,
+                        1.0, 0.0, 1, 0, 0, 0, 0, 0, NULL};
+    long long number;
+    int option;
+
+    *options = defaults;
+    optind = 0;   /* restart getopt: the self-test parses many command lines */
+    opterr = 0;   /* we print our own messages */
+    while ((option = getopt_long(argc, argv, ":k:v:i:w:a:b:s:cpf:d:h", long_options, NULL)) != -1) {
+        switch (option) {
+        case 'k': options->kernel = parse_choice(optarg, kernels, 2); break;
+        case 'v': options->verify = parse_choice(optarg, verifiers, 4); break;
+        case 'f': options->format = parse_choice(optarg, formats, 3); break;
+        case 'i':
+        case 'w':
+            if (parse_integer(optarg, option == 'i' ? 1 : 0, 1000000, &number) != 0) {
+                snprintf(error, error_size, "--%s wants a whole number from %d to 1000000, not '%s'",
+                         option == 'i' ? "iterations" : "warmup", option == 'i' ? 1 : 0, optarg);
+                return -1;
+            }
+            *(option == 'i' ? &options->iterations : &options->warmup) = (int)number;
+            break;
+        case 'a':
+        case 'b':
+            if (parse_real(optarg, option == 'a' ? &options->alpha : &options->beta) != 0) {
+                snprintf(error, error_size, "--%s wants a finite number, not '%s'",
+                         option == 'a' ? "alpha" : "beta", optarg);
+                return -1;
+            }
+            break;
+        case 's':
+            if (parse_integer(optarg, 0, LLONG_MAX, &number) != 0) {
+                snprintf(error, error_size, "--seed wants a non-negative whole number, not '%s'", optarg);
+                return -1;
+            }
+            options->seed = (unsigned long long)number;
+            break;
+        case 'c': options->cublas = 1; break;
+        case 'p': options->print = 1; break;
+        case 'd': options->dump_prefix = optarg; break;
+        case 'P': options->peak = 1; break;
+        case 'T': options->self_test = 1; break;
+        case 'h': options->help = 1; return 0;
+        case ':': snprintf(error, error_size, "option '%s' needs a value", argv[optind - 1]); return -1;
+        default: snprintf(error, error_size, "unknown option '%s'", argv[optind - 1]); return -1;
+        }
+        if (options->kernel < 0 || options->verify < 0 || options->format < 0) {
+            snprintf(error, error_size, "bad value '%s' for option '%s'", optarg, argv[optind - 1]);
+            return -1;
+        }
+    }
+
+    int positional = argc - optind;
+    if (positional != 0 && positional != 3) {
+        snprintf(error, error_size, "give all three sizes M N K, or none (got %d)", positional);
+        return -1;
+    }
+    for (int d = 0; d < positional; d++) {
+        if (parse_integer(argv[optind + d], 1, MAX_DIMENSION, &number) != 0) {
+            snprintf(error, error_size, "size '%s' is not a whole number from 1 to %d",
+                     argv[optind + d], MAX_DIMENSION);
+            return -1;
+        }
+        *(d == 0 ? &options->m : d == 1 ? &options->n : &options->k) = (int)number;
+    }
+    if (IS_INTEGER && (options->alpha != floor(options->alpha) || fabs(options->alpha) > INT_MAX ||
+                       options->beta != floor(options->beta) || fabs(options->beta) > INT_MAX)) {
+        snprintf(error, error_size, "%s wants whole numbers for --alpha and --beta", TYPE_NAME);
+        return -1;
+    }
+    if (options->print && (options->m > MAX_PRINT_DIMENSION || options->n > MAX_PRINT_DIMENSION ||
+                           options->k > MAX_PRINT_DIMENSION)) {
+        snprintf(error, error_size, "--print is for sizes up to %d", MAX_PRINT_DIMENSION);
+        return -1;
+    }
+    return 0;
+}
+
+static void print_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: gemm [options] [M N K]   (built for %s, WMMA %s, TRANSPOSE_A=%d TRANSPOSE_B=%d)\n"
+            "  -k, --kernel=fast|naive          d_gemm (default) or d_gemm_naive\n"
+            "  -v, --verify=auto|cpu|gpu|off    reference to check against (default auto)\n"
+            "  -i, --iterations=N               timed runs (default 10)\n"
+            "  -w, --warmup=N                   untimed runs before them (default 2)\n"
+            "  -a, --alpha=X  -b, --beta=X      C = alpha*op(A)*op(B) + beta*C (default 1, 0)\n"
+            "  -s, --seed=N                     seed of the random inputs (default 1)\n"
+            "  -c, --cublas                     also time cuBLAS\n"
+            "  -p, --print                      print the matrices (sizes up to %d)\n"
+            "  -f, --format=text|kv|csv         output format (default text)\n"
+            "  -d, --dump=PREFIX                write PREFIX_{A,B,C_in,C_out}.npy\n"
+            "      --peak                       measure the WMMA ceiling\n"
+            "      --self-test                  test the host code (no GPU needed)\n"
+            "  -h, --help                       this text\n"
+            "exit status: 0 verified, 1 verification failed, 2 bad usage, 3 no usable GPU,\n"
+            "             4 out of memory, 5 CUDA or cuBLAS error, 6 file error\n",
+            TYPE_NAME, SHAPE_NAME, TRANSPOSE_A, TRANSPOSE_B, MAX_PRINT_DIMENSION);
+}
+#line 1654 "gemm.md"
+static uint64_t next_random(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static double random_uniform(uint64_t *state)   /* in [-1, 1) */
+{
+    return (double)(next_random(state) >> 11) * 0x1p-52 - 1.0;
+}
+
+static int random_int(uint64_t *state, int low, int high)
+{
+    return low + (int)(next_random(state) % (uint64_t)(high - low + 1));
+}
+
+static void fill_input(input_t *x, size_t count, uint64_t seed, uint64_t stream)
+{
+    uint64_t state = seed * 0x2545f4914f6cdd1dull + stream;
+    for (size_t e = 0; e < count; e++) {
+#if defined(U8_IN_I32_OUT)
+        x[e] = (input_t)random_int(&state, 0, 255);
+#elif defined(I8_IN_I32_OUT)
+        x[e] = (input_t)random_int(&state, -128, 127);
+#else
+        x[e] = INPUT_FROM_FLOAT((float)random_uniform(&state));
+#endif
+    }
+}
+
+static void fill_accum(accum_t *x, size_t count, uint64_t seed, uint64_t stream)
+{
+    uint64_t state = seed * 0x2545f4914f6cdd1dull + stream;
+    for (size_t e = 0; e < count; e++) {
+#if IS_INTEGER
+        x[e] = random_int(&state, -128, 127);
+#else
+        x[e] = ACCUM_FROM_FLOAT((float)random_uniform(&state));
+#endif
+    }
+}
+#line 1707 "gemm.md"
+typedef struct {
+    cudaDeviceProp properties;
+    int cc;   /* compute capability times ten */
+} Gpu;
+
+static int compute_capability_ok(int major, int minor)
+{
+    return major * 10 + minor >= MIN_CC;
+}
+
+static void select_gpu(Gpu *gpu)
+{
+    int count = 0;
+    cudaError_t status = cudaGetDeviceCount(&count);
+    if (status != cudaSuccess || count == 0)
+        die(EXIT_NO_GPU, "no usable CUDA GPU: %s",
+            status != cudaSuccess ? cudaGetErrorString(status) : "no device found");
+    CHECK_CUDA(cudaGetDeviceProperties(&gpu->properties, 0));
+    gpu->cc = gpu->properties.major * 10 + gpu->properties.minor;
+    if (!compute_capability_ok(gpu->properties.major, gpu->properties.minor))
+        die(EXIT_NO_GPU, "%s needs compute capability %d.%d or newer; %s has %d.%d", TYPE_NAME,
+            MIN_CC / 10, MIN_CC % 10, gpu->properties.name, gpu->properties.major, gpu->properties.minor);
+    if (SHARED_BYTES > gpu->properties.sharedMemPerBlockOptin)
+        die(EXIT_NO_GPU, "d_gemm needs %d bytes of shared memory per block; %s allows %d",
+            (int)SHARED_BYTES, gpu->properties.name, (int)gpu->properties.sharedMemPerBlockOptin);
+    CHECK_CUDA(cudaSetDevice(0));
+    CHECK_CUDA(cudaFuncSetAttribute(d_gemm, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)SHARED_BYTES));
+}
+#line 1746 "gemm.md"
+static void *allocate(size_t bytes, const char *what)
+{
+    void *memory = malloc(bytes > 0 ? bytes : 1);
+    if (memory == NULL)
+        die(EXIT_NO_MEMORY, "not enough host memory for %s (%.2f GiB)", what, bytes / 0x1p30);
+    return memory;
+}
+
+static void check_device_memory(double bytes_needed)
+{
+    size_t free_bytes, total_bytes;
+    CHECK_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+    if (bytes_needed > (double)free_bytes)
+        die(EXIT_NO_MEMORY, "this run needs %.2f GiB of device memory; %.2f GiB of %.2f GiB are free",
+            bytes_needed / 0x1p30, free_bytes / 0x1p30, total_bytes / 0x1p30);
+}
+#line 1774 "gemm.md"
+typedef struct {
+    double median_ms, min_ms;
+} Timing;
+
+static double seconds_now(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return now.tv_sec + now.tv_nsec * 1e-9;
+}
+
+static int compare_doubles(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+static Timing time_runs(void (*launch)(const void *), const void *context, int warmup, int runs)
+{
+    cudaEvent_t start, stop;
+    double *times = (double *)allocate(runs * sizeof(double), "timings");
+    CHECK_CUDA(cudaEventCreate(&start));
+    CHECK_CUDA(cudaEventCreate(&stop));
+    for (int run = 0; run < warmup; run++)
+        launch(context);
+    for (int run = 0; run < runs; run++) {
+        float ms;
+        CHECK_CUDA(cudaEventRecord(start));
+        launch(context);
+        CHECK_CUDA(cudaEventRecord(stop));
+        CHECK_CUDA(cudaEventSynchronize(stop));
+        CHECK_CUDA(cudaEventElapsedTime(&ms, start, stop));
+        times[run] = ms;
+    }
+    qsort(times, runs, sizeof(double), compare_doubles);
+    Timing timing = {runs % 2 ? times[runs / 2] : (times[runs / 2 - 1] + times[runs / 2]) / 2, times[0]};
+    CHECK_CUDA(cudaEventDestroy(start));
+    CHECK_CUDA(cudaEventDestroy(stop));
+    free(times);
+    return timing;
+}
+#line 1824 "gemm.md"
+typedef struct {
+    Shape shape;
+    int kernel;
+    scalar_t alpha, beta;
+    input_t *a, *b;
+    accum_t *c;
+} Run;
+
+static void launch_gemm(const void *context)
+{
+    const Run *run = (const Run *)context;
+    const Shape *shape = &run->shape;
+    if (run->kernel == KERNEL_NAIVE) {
+        long long tiles = (long long)(shape->m_padded / FRAG_M) * (shape->n_padded / FRAG_N);
+        unsigned blocks = (unsigned)((tiles + NAIVE_WARPS - 1) / NAIVE_WARPS);
+        d_gemm_naive<<<blocks, NAIVE_WARPS * 32>>>(run->a, run->b, run->c, *shape, run->alpha, run->beta);
+    } else {
+        unsigned blocks = (unsigned)((shape->m_padded / BLOCK_M) * (shape->n_padded / BLOCK_N));
+        d_gemm<<<blocks, THREADS, SHARED_BYTES>>>(run->a, run->b, run->c, *shape, run->alpha, run->beta);
+    }
+    CHECK_LAUNCH();
+}
+#line 1862 "gemm.md"
+#if defined(U8_IN_I32_OUT)
+#define HAS_CUBLAS 0
+#else
+#define HAS_CUBLAS 1
+#if defined(F16_IN_F32_OUT)
+#define CUBLAS_INPUT CUDA_R_16F
+#define CUBLAS_OUTPUT CUDA_R_32F
+#define CUBLAS_COMPUTE CUBLAS_COMPUTE_32F
+typedef float cublas_scalar_t;
+#elif defined(F16_IN_OUT)
+#define CUBLAS_INPUT CUDA_R_16F
+#define CUBLAS_OUTPUT CUDA_R_16F
+#define CUBLAS_COMPUTE CUBLAS_COMPUTE_16F
+typedef half cublas_scalar_t;
+#elif defined(BF16_IN_F32_OUT)
+#define CUBLAS_INPUT CUDA_R_16BF
+#define CUBLAS_OUTPUT CUDA_R_32F
+#define CUBLAS_COMPUTE CUBLAS_COMPUTE_32F
+typedef float cublas_scalar_t;
+#elif defined(TF32_IN_F32_OUT)
+#define CUBLAS_INPUT CUDA_R_32F
+#define CUBLAS_OUTPUT CUDA_R_32F
+#define CUBLAS_COMPUTE CUBLAS_COMPUTE_32F_FAST_TF32
+typedef float cublas_scalar_t;
+#elif defined(I8_IN_I32_OUT)
+#define CUBLAS_INPUT CUDA_R_8I
+#define CUBLAS_OUTPUT CUDA_R_32I
+#define CUBLAS_COMPUTE CUBLAS_COMPUTE_32I
+typedef int cublas_scalar_t;
+#elif defined(F64_IN_OUT)
+#define CUBLAS_INPUT CUDA_R_64F
+#define CUBLAS_OUTPUT CUDA_R_64F
+#define CUBLAS_COMPUTE CUBLAS_COMPUTE_64F
+typedef double cublas_scalar_t;
+#endif
+#endif
+
+typedef struct {
+    Run run;
+    cublasHandle_t handle;
+    cublasStatus_t status;
+} CublasRun;
+
+static void launch_cublas(const void *context)
+{
+#if HAS_CUBLAS
+    CublasRun *cublas = (CublasRun *)context;
+    const Shape *shape = &cublas->run.shape;
+    cublas_scalar_t alpha = (cublas_scalar_t)cublas->run.alpha, beta = (cublas_scalar_t)cublas->run.beta;
+    cublas->status = cublasGemmEx(cublas->handle, TRANSPOSE_B ? CUBLAS_OP_T : CUBLAS_OP_N,
+                                  TRANSPOSE_A ? CUBLAS_OP_T : CUBLAS_OP_N, shape->n, shape->m, shape->k,
+                                  &alpha, cublas->run.b, CUBLAS_INPUT, shape->cols_b_padded,
+                                  cublas->run.a, CUBLAS_INPUT, shape->cols_a_padded, &beta,
+                                  cublas->run.c, CUBLAS_OUTPUT, shape->n_padded, CUBLAS_COMPUTE,
+                                  CUBLAS_GEMM_DEFAULT);
+#else
+    (void)context;
+#endif
+}
+#line 1935 "gemm.md"
+static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
+                      size_t rows, size_t cols, size_t element_size)
+{
+    char path[4096], temporary[4160], header[160];
+    snprintf(path, sizeof path, "%s_%s.npy", prefix, name);
+    snprintf(temporary, sizeof temporary, "%s.tmp", path);
+    int length = snprintf(header, sizeof header, "{'descr': '%s', 'fortran_order': False, 'shape': (%zu, %zu), }",
+                          descr, rows, cols);
+    int padded = ROUND_UP(10 + length + 1, 64) - 10;   /* header bytes, newline included */
+    memset(header + length, ' ', padded - length - 1);
+    header[padded - 1] = '\n';
+    unsigned char preamble[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0,
+                                  (unsigned char)(padded & 0xff), (unsigned char)(padded >> 8)};
+
+    FILE *file = fopen(temporary, "wb");
+    if (file == NULL)
+        die(EXIT_IO_ERROR, "cannot write %s: %s", path, strerror(errno));
+    int ok = fwrite(preamble, 1, 10, file) == 10 && fwrite(header, 1, padded, file) == (size_t)padded &&
+             fwrite(data, element_size, rows * cols, file) == rows * cols;
+    ok = (fclose(file) == 0) && ok;
+    if (!ok || rename(temporary, path) != 0) {
+        int saved = errno;
+        remove(temporary);
+        die(EXIT_IO_ERROR, "cannot write %s: %s", path, strerror(saved));
+    }
+}
+
+static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, const Shape *shape)
+{
+#if defined(BF16_IN_F32_OUT)   /* NumPy has no bfloat16: widen, exactly, to float32 */
+    const input_t *sources[2] = {a, b};
+    size_t counts[2] = {(size_t)shape->rows_a * shape->cols_a, (size_t)shape->rows_b * shape->cols_b};
+    float *widened[2];
+    for (int s = 0; s < 2; s++) {
+        widened[s] = (float *)allocate(counts[s] * sizeof(float), "the dump");
+        for (size_t e = 0; e < counts[s]; e++)
+            widened[s][e] = __bfloat162float(sources[s][e]);
+    }
+    write_npy(prefix, "A", NPY_INPUT, widened[0], shape->rows_a, shape->cols_a, sizeof(float));
+    write_npy(prefix, "B", NPY_INPUT, widened[1], shape->rows_b, shape->cols_b, sizeof(float));
+    free(widened[0]);
+    free(widened[1]);
+#else
+    write_npy(prefix, "A", NPY_INPUT, a, shape->rows_a, shape->cols_a, sizeof(input_t));
+    write_npy(prefix, "B", NPY_INPUT, b, shape->rows_b, shape->cols_b, sizeof(input_t));
+#endif
+}
+#line 1991 "gemm.md"
+#define MAX_FIELDS 48
+
+typedef struct {
+    const char *keys[MAX_FIELDS];
+    char values[MAX_FIELDS][128];
+    int count;
+} Report;
+
+static void report_add(Report *report, const char *key, const char *format, ...)
+{
+    va_list args;
+    if (report->count == MAX_FIELDS)
+        return;
+    report->keys[report->count] = key;
+    va_start(args, format);
+    vsnprintf(report->values[report->count], sizeof report->values[0], format, args);
+    va_end(args);
+    for (char *p = report->values[report->count]; *p; p++)   /* machine formats: no spaces or commas */
+        if (*p == ' ' || *p == ',')
+            *p = '_';
+    report->count++;
+}
+
+static const char *report_get(const Report *report, const char *key)
+{
+    for (int f = 0; f < report->count; f++)
+        if (strcmp(report->keys[f], key) == 0)
+            return report->values[f];
+    return "na";
+}
+
+static void report_print(const Report *report, int format)
+{
+    for (int f = 0; f < report->count; f++)
+        printf("%s%s", f ? (format == FORMAT_CSV ? "," : " ") : "",
+               format == FORMAT_CSV ? report->keys[f] : "");
+    if (format == FORMAT_CSV)
+        printf("\n");
+    for (int f = 0; f < report->count; f++) {
+        if (format == FORMAT_CSV)
+            printf("%s%s", f ? "," : "", report->values[f]);
+        else
+            printf("%s%s=%s", f ? " " : "", report->keys[f], report->values[f]);
+    }
+    printf("\n");
+}
+
+static double input_value(input_t x)
+{
+#if IS_INTEGER
+    return (double)x;
+#else
+    return INPUT_TO_DOUBLE(x);
+#endif
+}
+
+static void print_inputs(const char *name, const input_t *x, int rows, int cols)
+{
+    printf("%s (%d x %d, as stored):\n", name, rows, cols);
+    for (int r = 0; r < rows; r++) {
+        for (int c = 0; c < cols; c++)
+            printf(" %9.4g", input_value(x[(size_t)r * cols + c]));
+        printf("\n");
+    }
+}
+
+static void print_accums(const char *name, const accum_t *x, int rows, int cols)
+{
+    printf("%s (%d x %d):\n", name, rows, cols);
+    for (int r = 0; r < rows; r++) {
+        for (int c = 0; c < cols; c++)
+            printf(" %9.4g", ACCUM_TO_DOUBLE(x[(size_t)r * cols + c]));
+        printf("\n");
+    }
+}
+#line 2077 "gemm.md"
+static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
+{
+    size_t count = (size_t)run->shape.m * run->shape.n;
+    exact_t *expected_device;
+    double *bound_device;
+    CHECK_CUDA(cudaMalloc(&expected_device, count * sizeof(exact_t)));
+    CHECK_CUDA(cudaMalloc(&bound_device, count * sizeof(double)));
+    dim3 grid((run->shape.n + 127) / 128, run->shape.m < 65535 ? run->shape.m : 65535);
+    d_gemm_reference<<<grid, 128>>>(run->a, run->b, run->c, run->shape, alpha, beta, expected_device, bound_device);
+    CHECK_LAUNCH();
+    CHECK_CUDA(cudaMemcpy(expected, expected_device, count * sizeof(exact_t), cudaMemcpyDeviceToHost));
+    CHECK_CUDA(cudaMemcpy(bound, bound_device, count * sizeof(double), cudaMemcpyDeviceToHost));
+    CHECK_CUDA(cudaFree(expected_device));
+    CHECK_CUDA(cudaFree(bound_device));
+}
+
+static double milliseconds_since(double start)
+{
+    return (seconds_now() - start) * 1e3;
+}
+#line 2104 "gemm.md"
+static int run_gemm(const Options *options, const Gpu *gpu)
+{
+    Shape shape = make_shape(options->m, options->n, options->k, BLOCK_M, BLOCK_N, BLOCK_K);
+    int verify = options->verify;
+    if (verify == VERIFY_AUTO)
+        verify = (long long)shape.m * shape.n * shape.k <= CPU_VERIFY_LIMIT ? VERIFY_CPU : VERIFY_GPU;
+    int use_cublas = options->cublas && HAS_CUBLAS;
+    size_t count_a = (size_t)shape.rows_a * shape.cols_a, count_b = (size_t)shape.rows_b * shape.cols_b;
+    size_t count_c = (size_t)shape.m * shape.n;
+    size_t bytes_a_padded = (size_t)shape.rows_a_padded * shape.cols_a_padded * sizeof(input_t);
+    size_t bytes_b_padded = (size_t)shape.rows_b_padded * shape.cols_b_padded * sizeof(input_t);
+    size_t bytes_c_padded = (size_t)shape.m_padded * shape.n_padded * sizeof(accum_t);
+    check_device_memory((double)bytes_a_padded + bytes_b_padded + bytes_c_padded * (use_cublas ? 2.0 : 1.0) +
+                        (verify == VERIFY_GPU ? (double)count_c * (sizeof(exact_t) + sizeof(double)) : 0.0));
+
+    input_t *a = (input_t *)allocate(count_a * sizeof(input_t), "A");
+    input_t *b = (input_t *)allocate(count_b * sizeof(input_t), "B");
+    accum_t *c_in = (accum_t *)allocate(count_c * sizeof(accum_t), "C");
+    accum_t *c_out = (accum_t *)allocate(count_c * sizeof(accum_t), "the result");
+    fill_input(a, count_a, options->seed, 1);
+    fill_input(b, count_b, options->seed, 2);
+    fill_accum(c_in, count_c, options->seed, 3);
+    if (options->dump_prefix) {
+        dump_inputs(options->dump_prefix, a, b, &shape);
+        write_npy(options->dump_prefix, "C_in", NPY_ACCUM, c_in, shape.m, shape.n, sizeof(accum_t));
+    }
+
+    double start = seconds_now();
+    input_t *a_padded = (input_t *)allocate(bytes_a_padded, "padded A");
+    input_t *b_padded = (input_t *)allocate(bytes_b_padded, "padded B");
+    accum_t *c_padded = (accum_t *)allocate(bytes_c_padded, "padded C");
+    pad_matrix(a_padded, a, shape.rows_a, shape.cols_a, shape.rows_a_padded, shape.cols_a_padded, sizeof(input_t));
+    pad_matrix(b_padded, b, shape.rows_b, shape.cols_b, shape.rows_b_padded, shape.cols_b_padded, sizeof(input_t));
+    pad_matrix(c_padded, c_in, shape.m, shape.n, shape.m_padded, shape.n_padded, sizeof(accum_t));
+    double pad_ms = milliseconds_since(start);
+
+    Run run = {shape, options->kernel, (scalar_t)options->alpha, (scalar_t)options->beta, NULL, NULL, NULL};
+    CHECK_CUDA(cudaMalloc(&run.a, bytes_a_padded));
+    CHECK_CUDA(cudaMalloc(&run.b, bytes_b_padded));
+    CHECK_CUDA(cudaMalloc(&run.c, bytes_c_padded));
+    start = seconds_now();
+    CHECK_CUDA(cudaMemcpy(run.a, a_padded, bytes_a_padded, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(run.b, b_padded, bytes_b_padded, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(run.c, c_padded, bytes_c_padded, cudaMemcpyHostToDevice));
+    double h2d_ms = milliseconds_since(start);
+#line 2156 "gemm.md"
+    exact_t *expected = NULL;
+    double *bound = NULL, reference_ms = 0.0;
+    if (verify != VERIFY_OFF) {
+        expected = (exact_t *)allocate(count_c * sizeof(exact_t), "the reference");
+        bound = (double *)allocate(count_c * sizeof(double), "the error bounds");
+        start = seconds_now();
+        if (verify == VERIFY_CPU)
+            reference_cpu(a_padded, b_padded, c_padded, shape, (exact_t)run.alpha, (exact_t)run.beta, expected, bound);
+        else
+            reference_gpu(&run, (exact_t)run.alpha, (exact_t)run.beta, expected, bound);
+        reference_ms = milliseconds_since(start);
+    }
+
+    launch_gemm(&run);
+    CHECK_CUDA(cudaDeviceSynchronize());
+    start = seconds_now();
+    CHECK_CUDA(cudaMemcpy(c_padded, run.c, bytes_c_padded, cudaMemcpyDeviceToHost));
+    double d2h_ms = milliseconds_since(start);
+    start = seconds_now();
+    extract_matrix(c_out, c_padded, shape.m, shape.n, shape.n_padded, sizeof(accum_t));
+    double extract_ms = milliseconds_since(start);
+    Verdict verdict = {0, 0.0, 0.0, 0.0, 0, 0};
+    if (verify != VERIFY_OFF)
+        verdict = compare_results(c_out, expected, bound, shape.m, shape.n);
+    if (options->dump_prefix)
+        write_npy(options->dump_prefix, "C_out", NPY_ACCUM, c_out, shape.m, shape.n, sizeof(accum_t));
+#line 2189 "gemm.md"
+    Timing timing = time_runs(launch_gemm, &run, options->warmup, options->iterations);
+    double operations = 2.0 * shape.m * shape.n * shape.k;
+    Timing cublas_timing = {0.0, 0.0};
+    int cublas_ran = 0;
+    if (use_cublas) {
+        CublasRun cublas = {run, NULL, CUBLAS_STATUS_SUCCESS};
+        CHECK_CUDA(cudaMalloc(&cublas.run.c, bytes_c_padded));
+        pad_matrix(c_padded, c_in, shape.m, shape.n, shape.m_padded, shape.n_padded, sizeof(accum_t));
+        CHECK_CUDA(cudaMemcpy(cublas.run.c, c_padded, bytes_c_padded, cudaMemcpyHostToDevice));
+        CHECK_CUBLAS(cublasCreate(&cublas.handle));
+        launch_cublas(&cublas);
+        if (cublas.status == CUBLAS_STATUS_SUCCESS) {
+            cublas_timing = time_runs(launch_cublas, &cublas, options->warmup, options->iterations);
+            cublas_ran = cublas.status == CUBLAS_STATUS_SUCCESS;
+        }
+        if (!cublas_ran)
+            fprintf(stderr, "gemm: warning: cuBLAS declined this problem: %s\n", cublasGetStatusString(cublas.status));
+        CHECK_CUBLAS(cublasDestroy(cublas.handle));
+        CHECK_CUDA(cudaFree(cublas.run.c));
+    }
+#line 2215 "gemm.md"
+    Report report = {{NULL}, {{0}}, 0};
+    report_add(&report, "mode", "gemm");
+    report_add(&report, "type", "%s", TYPE_NAME);
+    report_add(&report, "mnk", "%s", SHAPE_NAME);
+    report_add(&report, "transpose_a", "%d", TRANSPOSE_A);
+    report_add(&report, "transpose_b", "%d", TRANSPOSE_B);
+    report_add(&report, "m", "%d", shape.m);
+    report_add(&report, "n", "%d", shape.n);
+    report_add(&report, "k", "%d", shape.k);
+    report_add(&report, "kernel", "%s", options->kernel == KERNEL_NAIVE ? "naive" : "fast");
+    report_add(&report, "alpha", "%.17g", (double)run.alpha);
+    report_add(&report, "beta", "%.17g", (double)run.beta);
+    report_add(&report, "seed", "%llu", options->seed);
+    report_add(&report, "iterations", "%d", options->iterations);
+    report_add(&report, "median_ms", "%.6f", timing.median_ms);
+    report_add(&report, "min_ms", "%.6f", timing.min_ms);
+    report_add(&report, "rate", "%.3f", operations / (timing.median_ms * 1e-3) / 1e12);
+    report_add(&report, "unit", "%s", RATE_UNIT);
+    report_add(&report, "verify", "%s", verify == VERIFY_OFF ? "off" : verify == VERIFY_CPU ? "cpu" : "gpu");
+    report_add(&report, "result", "%s", verify == VERIFY_OFF ? "off" : verdict.failures ? "fail" : "pass");
+    report_add(&report, "failures", "%lld", verdict.failures);
+    report_add(&report, "max_err", "%.3e", verdict.worst_error);
+    report_add(&report, "bound", "%.3e", verdict.worst_bound);
+    report_add(&report, "worst_i", "%d", verdict.worst_i);
+    report_add(&report, "worst_j", "%d", verdict.worst_j);
+    if (cublas_ran) {
+        report_add(&report, "cublas_median_ms", "%.6f", cublas_timing.median_ms);
+        report_add(&report, "cublas_rate", "%.3f", operations / (cublas_timing.median_ms * 1e-3) / 1e12);
+    } else {
+        report_add(&report, "cublas_median_ms", "na");
+        report_add(&report, "cublas_rate", "na");
+    }
+    report_add(&report, "gpu", "%s", gpu->properties.name);
+    report_add(&report, "cc", "%d", gpu->cc);
+    report_add(&report, "sms", "%d", gpu->properties.multiProcessorCount);
+    report_add(&report, "pad_ms", "%.3f", pad_ms);
+    report_add(&report, "h2d_ms", "%.3f", h2d_ms);
+    report_add(&report, "d2h_ms", "%.3f", d2h_ms);
+    report_add(&report, "extract_ms", "%.3f", extract_ms);
+    report_add(&report, "reference_ms", "%.3f", reference_ms);
+#line 2258 "gemm.md"
+    if (options->print) {
+        print_inputs("A", a, shape.rows_a, shape.cols_a);
+        print_inputs("B", b, shape.rows_b, shape.cols_b);
+        print_accums("C before", c_in, shape.m, shape.n);
+        print_accums("C after", c_out, shape.m, shape.n);
+    }
+    if (options->format != FORMAT_TEXT) {
+        report_print(&report, options->format);
+    } else {
+        printf("%s, WMMA %s, TRANSPOSE_A=%d TRANSPOSE_B=%d on %s (sm_%d, %d SMs)\n", TYPE_NAME, SHAPE_NAME,
+               TRANSPOSE_A, TRANSPOSE_B, gpu->properties.name, gpu->cc, gpu->properties.multiProcessorCount);
+        printf("problem  M=%d N=%d K=%d, padded to %d x %d x %d, alpha=%g beta=%g, seed %llu\n", shape.m,
+               shape.n, shape.k, shape.m_padded, shape.n_padded, shape.k_padded, (double)run.alpha,
+               (double)run.beta, options->seed);
+        printf("%-8s median %.3f ms, min %.3f ms over %d runs: %s %s\n",
+               options->kernel == KERNEL_NAIVE ? "naive" : "d_gemm", timing.median_ms, timing.min_ms,
+               options->iterations, report_get(&report, "rate"), RATE_UNIT);
+        if (cublas_ran)
+            printf("cuBLAS   median %.3f ms: %s %s; this kernel reaches %.1f%% of it\n", cublas_timing.median_ms,
+                   report_get(&report, "cublas_rate"), RATE_UNIT, 100.0 * cublas_timing.median_ms / timing.median_ms);
+        else if (options->cublas)
+            printf("cuBLAS   not available for %s\n", TYPE_NAME);
+        printf("host     pad %.1f ms, copy to GPU %.1f ms, copy back %.1f ms, extract %.1f ms, reference %.1f ms\n",
+               pad_ms, h2d_ms, d2h_ms, extract_ms, reference_ms);
+        if (verify == VERIFY_OFF)
+            printf("verify   off\n");
+        else
+            printf("verify   %s reference: %s, %lld of %zu elements outside their bound; worst C[%d][%d]: "
+                   "error %.3e, bound %.3e\n", verify == VERIFY_CPU ? "cpu" : "gpu",
+                   verdict.failures ? "FAIL" : "PASS", verdict.failures, count_c, verdict.worst_i,
+                   verdict.worst_j, verdict.worst_error, verdict.worst_bound);
+    }
+
+    CHECK_CUDA(cudaFree(run.a));
+    CHECK_CUDA(cudaFree(run.b));
+    CHECK_CUDA(cudaFree(run.c));
+    free(a);
+    free(b);
+    free(c_in);
+    free(c_out);
+    free(a_padded);
+    free(b_padded);
+    free(c_padded);
+    free(expected);
+    free(bound);
+    return verdict.failures ? EXIT_VERIFY_FAILED : 0;
+}
+#line 2315 "gemm.md"
+#define PEAK_ITERATIONS 16384
+
+typedef struct {
+    input_t *a, *b;
+    accum_t *c;
+    int blocks;
+} PeakRun;
+
+static void launch_peak(const void *context)
+{
+    const PeakRun *peak = (const PeakRun *)context;
+    d_peak<<<peak->blocks, PEAK_WARPS * 32>>>(peak->a, peak->b, peak->c, PEAK_ITERATIONS);
+    CHECK_LAUNCH();
+}
+
+static int run_peak(const Options *options, const Gpu *gpu)
+{
+    size_t count = PEAK_LD * PEAK_LD;
+    PeakRun peak = {NULL, NULL, NULL, gpu->properties.multiProcessorCount * 4};
+    size_t bytes_c = (size_t)peak.blocks * PEAK_WARPS * FRAG_M * FRAG_N * sizeof(accum_t);
+    input_t *host = (input_t *)allocate(count * sizeof(input_t), "the peak operands");
+    CHECK_CUDA(cudaMalloc(&peak.a, count * sizeof(input_t)));
+    CHECK_CUDA(cudaMalloc(&peak.b, count * sizeof(input_t)));
+    CHECK_CUDA(cudaMalloc(&peak.c, bytes_c));
+    fill_input(host, count, options->seed, 4);
+    CHECK_CUDA(cudaMemcpy(peak.a, host, count * sizeof(input_t), cudaMemcpyHostToDevice));
+    fill_input(host, count, options->seed, 5);
+    CHECK_CUDA(cudaMemcpy(peak.b, host, count * sizeof(input_t), cudaMemcpyHostToDevice));
+
+    Timing timing = time_runs(launch_peak, &peak, options->warmup, options->iterations);
+    double operations = 2.0 * FRAG_M * FRAG_N * FRAG_K * PEAK_CHAINS * PEAK_ITERATIONS * peak.blocks * PEAK_WARPS;
+    double rate = operations / (timing.median_ms * 1e-3) / 1e12;
+    if (options->format == FORMAT_TEXT) {
+        printf("%s, WMMA %s on %s: mma_sync from registers runs at %.1f %s (median of %d runs, %.3f ms)\n",
+               TYPE_NAME, SHAPE_NAME, gpu->properties.name, rate, RATE_UNIT, options->iterations, timing.median_ms);
+    } else {
+        Report report = {{NULL}, {{0}}, 0};
+        report_add(&report, "mode", "peak");
+        report_add(&report, "type", "%s", TYPE_NAME);
+        report_add(&report, "mnk", "%s", SHAPE_NAME);
+        report_add(&report, "median_ms", "%.6f", timing.median_ms);
+        report_add(&report, "rate", "%.3f", rate);
+        report_add(&report, "unit", "%s", RATE_UNIT);
+        report_add(&report, "gpu", "%s", gpu->properties.name);
+        report_add(&report, "cc", "%d", gpu->cc);
+        report_add(&report, "sms", "%d", gpu->properties.multiProcessorCount);
+        report_print(&report, options->format);
+    }
+    CHECK_CUDA(cudaFree(peak.a));
+    CHECK_CUDA(cudaFree(peak.b));
+    CHECK_CUDA(cudaFree(peak.c));
+    free(host);
+    return 0;
+}
+#line 2379 "gemm.md"
+static int self_test_failures;
+
+static void expect(int condition, const char *what)
+{
+    printf("%s  %s\n", condition ? "ok  " : "FAIL", what);
+    if (!condition)
+        self_test_failures++;
+}
+
+static void test_padding(int rows, int cols, int rows_padded, int cols_padded)
+{
+    const int guard = 64;
+    size_t count = (size_t)rows * cols, padded_count = (size_t)rows_padded * cols_padded;
+    int *source = (int *)allocate(count * sizeof(int), "test");
+    int *padded = (int *)allocate((padded_count + guard) * sizeof(int), "test");
+    int *back = (int *)allocate(count * sizeof(int), "test");
+    int content_ok = 1, guard_ok = 1;
+    for (size_t e = 0; e < count; e++)
+        source[e] = (int)e + 1;
+    for (size_t e = 0; e < padded_count + guard; e++)
+        padded[e] = -1;
+    pad_matrix(padded, source, rows, cols, rows_padded, cols_padded, sizeof(int));
+    for (int r = 0; r < rows_padded; r++)
+        for (int c = 0; c < cols_padded; c++) {
+            int want = r < rows && c < cols ? source[(size_t)r * cols + c] : 0;
+            content_ok &= padded[(size_t)r * cols_padded + c] == want;
+        }
+    for (int g = 0; g < guard; g++)
+        guard_ok &= padded[padded_count + g] == -1;
+    extract_matrix(back, padded, rows, cols, cols_padded, sizeof(int));
+    char what[128];
+    snprintf(what, sizeof what, "pad %dx%d to %dx%d: data copied, padding zero", rows, cols, rows_padded, cols_padded);
+    expect(content_ok, what);
+    snprintf(what, sizeof what, "pad %dx%d to %dx%d: nothing written past the buffer", rows, cols, rows_padded, cols_padded);
+    expect(guard_ok, what);
+    snprintf(what, sizeof what, "extract %dx%d from %dx%d gives the original", rows, cols, rows_padded, cols_padded);
+    expect(memcmp(back, source, count * sizeof(int)) == 0, what);
+    free(source);
+    free(padded);
+    free(back);
+}
+
+static void test_tf32_round(void)
+{
+    expect(tf32_round(1.0f) == 1.0f, "tf32: 1 stays 1");
+    expect(tf32_round(1.0f + 0x1p-11f) == 1.0f + 0x1p-10f, "tf32: a tie rounds away from zero");
+    expect(tf32_round(-1.0f - 0x1p-11f) == -1.0f - 0x1p-10f, "tf32: a negative tie rounds away from zero");
+    expect(tf32_round(1.0f + 0x1p-12f) == 1.0f, "tf32: below half an ulp rounds down");
+    expect(tf32_round(1.0f + 0x1p-11f + 0x1p-20f) == 1.0f + 0x1p-10f, "tf32: above half an ulp rounds up");
+    expect(isinf(tf32_round(INFINITY)) && isnan(tf32_round(NAN)), "tf32: infinity and NaN pass through");
+}
+
+/* A 3x4 times 4x2 product small enough to check by hand; every value is exact in every type. */
+static void test_reference(void)
+{
+    static const int a_logical[3][4] = {{1, 2, 0, 1}, {0, 1, 3, 2}, {2, 0, 1, 1}};
+    static const int b_logical[4][2] = {{1, 0}, {2, 1}, {0, 3}, {1, 1}};
+    static const int want[3][2] = {{13, 7}, {9, 25}, {7, 9}};   /* 2 * A B + 1 * ones */
+    Shape shape = make_shape(3, 2, 4, 16, 16, 16);
+    input_t *a = (input_t *)calloc((size_t)shape.rows_a_padded * shape.cols_a_padded, sizeof(input_t));
+    input_t *b = (input_t *)calloc((size_t)shape.rows_b_padded * shape.cols_b_padded, sizeof(input_t));
+    accum_t *c = (accum_t *)calloc((size_t)shape.m_padded * shape.n_padded, sizeof(accum_t));
+    exact_t result[6];
+    double bound[6];
+    int all_ok = 1;
+    for (int i = 0; i < 3; i++)
+        for (int kk = 0; kk < 4; kk++) {
+#if IS_INTEGER
+            a[A_INDEX(i, kk, shape.cols_a_padded)] = (input_t)a_logical[i][kk];
+#else
+            a[A_INDEX(i, kk, shape.cols_a_padded)] = INPUT_FROM_FLOAT((float)a_logical[i][kk]);
+#endif
+        }
+    for (int kk = 0; kk < 4; kk++)
+        for (int j = 0; j < 2; j++) {
+#if IS_INTEGER
+            b[B_INDEX(kk, j, shape.cols_b_padded)] = (input_t)b_logical[kk][j];
+#else
+            b[B_INDEX(kk, j, shape.cols_b_padded)] = INPUT_FROM_FLOAT((float)b_logical[kk][j]);
+#endif
+        }
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 2; j++) {
+#if IS_INTEGER
+            c[(size_t)i * shape.n_padded + j] = 1;
+#else
+            c[(size_t)i * shape.n_padded + j] = ACCUM_FROM_FLOAT(1.0f);
+#endif
+        }
+    reference_cpu(a, b, c, shape, 2, 1, result, bound);
+    for (int e = 0; e < 6; e++)
+        all_ok &= result[e] == want[e / 2][e % 2];
+    expect(all_ok, "reference: 2 * A B + C matches the hand-computed product (with this build's transpositions)");
+
+    accum_t out[6];
+    for (int e = 0; e < 6; e++)
+        out[e] = (accum_t)(want[e / 2][e % 2]);
+    Verdict verdict = compare_results(out, result, bound, 3, 2);
+    expect(verdict.failures == 0, "compare: the exact answer passes");
+    out[3] = (accum_t)(want[1][1] + 1);
+    verdict = compare_results(out, result, bound, 3, 2);
+    expect(verdict.failures == 1 && verdict.worst_i == 1 && verdict.worst_j == 1,
+           "compare: one element off by one fails, and is reported at C[1][1]");
+#if !IS_INTEGER
+    out[3] = (accum_t)NAN;
+    verdict = compare_results(out, result, bound, 3, 2);
+    expect(verdict.failures == 1, "compare: NaN never passes");
+#endif
+    free(a);
+    free(b);
+    free(c);
+}
+
+static void test_error_bound(void)
+{
+#if IS_INTEGER
+    expect(error_bound(100.0, 10.0, 50.0, 4096) == 0.0, "bound: integer results must be exact");
+#else
+    expect(error_bound(0.0, 0.0, 0.0, 4096) == 0.0, "bound: zero terms allow zero error");
+    expect(error_bound(100.0, 0.0, 0.0, 4096) > error_bound(100.0, 0.0, 0.0, 64),
+           "bound: grows with K");
+    expect(error_bound(100.0, 0.0, 0.0, 4096) < 100.0 * 0.01,
+           "bound: at K=4096 it stays below 1% of the sum of |products|");
+#endif
+}
+
+static void test_parse(void)
+{
+    char error[256];
+    Options options;
+    char *good[] = {(char *)"gemm", (char *)"--kernel=naive", (char *)"-v", (char *)"cpu", (char *)"100",
+                    (char *)"200", (char *)"300"};
+    int ok = parse_options(7, good, &options, error, sizeof error) == 0;
+    expect(ok && options.m == 100 && options.n == 200 && options.k == 300 && options.kernel == KERNEL_NAIVE &&
+               options.verify == VERIFY_CPU, "parse: sizes and options are read");
+    const char *bad[][4] = {{"gemm", "0", "1", "1"},   {"gemm", "-5", "1", "1"},  {"gemm", "abc", "1", "1"},
+                            {"gemm", "1e30", "1", "1"}, {"gemm", "1", "2", NULL},  {"gemm", "--verify=maybe", NULL, NULL},
+                            {"gemm", "--iterations=0", NULL, NULL}, {"gemm", "--bogus", NULL, NULL},
+                            {"gemm", "--alpha=nan", NULL, NULL}, {"gemm", "99999999999999999999", "1", "1"}};
+    for (size_t t = 0; t < sizeof bad / sizeof bad[0]; t++) {
+        int argc = 0;
+        char *argv[4];
+        while (argc < 4 && bad[t][argc] != NULL) {
+            argv[argc] = (char *)bad[t][argc];
+            argc++;
+        }
+        char what[128];
+        snprintf(what, sizeof what, "parse: rejects '%s%s%s'", argv[1], argc > 2 ? " " : "", argc > 2 ? argv[2] : "");
+        expect(parse_options(argc, argv, &options, error, sizeof error) != 0 && error[0] != '\0', what);
+    }
+#if IS_INTEGER
+    char *fraction[] = {(char *)"gemm", (char *)"--alpha=1.5"};
+    expect(parse_options(2, fraction, &options, error, sizeof error) != 0, "parse: integer types reject alpha=1.5");
+#endif
+}
+
+static void test_inputs_and_shapes(void)
+{
+    input_t first[256], second[256], other[256];
+    fill_input(first, 256, 7, 1);
+    fill_input(second, 256, 7, 1);
+    fill_input(other, 256, 8, 1);
+    int nonzero = 0;
+    for (int e = 0; e < 256; e++)
+        nonzero += input_value(first[e]) != 0.0;
+    expect(memcmp(first, second, sizeof first) == 0, "inputs: the same seed gives the same matrix");
+    expect(memcmp(first, other, sizeof first) != 0, "inputs: another seed gives another matrix");
+    expect(nonzero > 200, "inputs: not all zero");
+
+    Shape shape = make_shape(1000, 777, 333, BLOCK_M, BLOCK_N, BLOCK_K);
+    expect(shape.m_padded % BLOCK_M == 0 && shape.m_padded >= 1000 && shape.m_padded < 1000 + BLOCK_M &&
+               shape.n_padded % BLOCK_N == 0 && shape.k_padded % BLOCK_K == 0,
+           "shape: padded sizes are the next multiples of the block tile");
+    expect(shape.rows_a == (TRANSPOSE_A ? 333 : 1000) && shape.cols_b == (TRANSPOSE_B ? 333 : 777),
+           "shape: stored shapes follow the transpositions");
+    expect(compute_capability_ok(MIN_CC / 10, MIN_CC % 10) && !compute_capability_ok(6, 1) &&
+               !compute_capability_ok((MIN_CC - 1) / 10, (MIN_CC - 1) % 10),
+           "gpu check: " TYPE_NAME " accepts its minimum compute capability and rejects older ones");
+}
+
+static void test_npy(void)
+{
+    char directory[] = "/tmp/gemm-self-test-XXXXXX";
+    if (mkdtemp(directory) == NULL) {
+        expect(0, "npy: could not make a temporary directory");
+        return;
+    }
+    char prefix[64], path[96];
+    snprintf(prefix, sizeof prefix, "%s/t", directory);
+    snprintf(path, sizeof path, "%s_C.npy", prefix);
+    int data[6] = {1, -2, 3, -4, 5, -6};
+    write_npy(prefix, "C", "<i4", data, 2, 3, sizeof(int));
+    unsigned char bytes[256];
+    FILE *file = fopen(path, "rb");
+    size_t length = file ? fread(bytes, 1, sizeof bytes, file) : 0;
+    if (file)
+        fclose(file);
+    int header = length >= 10 ? bytes[8] | bytes[9] << 8 : -1;
+    expect(length >= 10 && memcmp(bytes, "\x93NUMPY\x01\x00", 8) == 0, "npy: magic string and version 1.0");
+    expect(header > 0 && (10 + header) % 64 == 0 && bytes[10 + header - 1] == '\n', "npy: header padded to 64 bytes");
+    expect(length == (size_t)(10 + header) + sizeof data && memcmp(bytes + 10 + header, data, sizeof data) == 0,
+           "npy: the data follows the header, unchanged");
+    expect(header > 0 && strstr((const char *)bytes + 10, "'shape': (2, 3)") != NULL, "npy: the header gives the shape");
+    remove(path);
+    rmdir(directory);
+}
+
+static int self_test(void)
+{
+    printf("self-test of the host code, built for %s %s TRANSPOSE_A=%d TRANSPOSE_B=%d\n", TYPE_NAME, SHAPE_NAME,
+           TRANSPOSE_A, TRANSPOSE_B);
+    test_padding(1, 1, 128, 256);
+    test_padding(127, 61, 128, 64);
+    test_padding(128, 64, 128, 64);   /* no padding needed */
+    test_padding(1000, 777, 1024, 1024);
+    test_tf32_round();
+    test_reference();
+    test_error_bound();
+    test_parse();
+    test_inputs_and_shapes();
+    test_npy();
+    printf("self-test: %d failed\n", self_test_failures);
+    return self_test_failures ? 1 : 0;
+}
+#line 2612 "gemm.md"
+int main(int argc, char **argv)
+{
+    Options options;
+    char error[256] = "";
+    if (parse_options(argc, argv, &options, error, sizeof error) != 0)
+        die(EXIT_USAGE, "%s (see gemm --help)", error);
+    if (options.help) {
+        print_usage(stdout);
+        return 0;
+    }
+    if (options.self_test)
+        return self_test();
+    Gpu gpu;
+    select_gpu(&gpu);
+    return options.peak ? run_peak(&options, &gpu) : run_gemm(&options, &gpu);
+}
