@@ -1,0 +1,553 @@
+#!/usr/bin/env python3
+"""make bench: measure out/gemm on this GPU and write docs/bench/<gpu>.csv (+ .svg).
+
+For each type pair (its default WMMA shape; --shapes=all for every shape) and
+both TRANSPOSE_B settings it builds out/cfg/<TYPE>_<MNK>_ta0_tb<B>/gemm through
+the Makefile (the same binaries tests/gpu_test.py builds, so a build made there
+is reused), then runs, one process at a time:
+
+  --peak                                   once per type pair and shape
+  --kernel=fast --cublas   M=N=K in --sizes (default 1024 2048 4096 8192 5000)
+  --kernel=naive           same sizes (--naive-max to cut the largest)
+
+all with --format=kv --iterations=10 --warmup=3.  Verification: --verify=auto
+up to 2048, gpu above; at 8192 the naive kernel and F64_IN_OUT run with
+--verify=off (the GPU reference is slow there; --verify-8192=all to verify
+them too); the CSV's verify and result columns say which rows were verified.
+
+One CSV row per measurement: GPU, clocks, driver, CUDA, date, configuration,
+kernel (fast|naive|cublas|peak), median and min time, rate, % of the WMMA
+ceiling (peak) and % of cuBLAS.  At the end it prints a compact table and
+calls docs/bench/plot.py for the SVG.  --budget stops starting new runs so the
+table is always printed.  Standard library only (matplotlib for the plot).
+
+Usage: python3 docs/bench/bench.py [--types T,T] [--sizes 4096,8192] [--csv PATH]
+"""
+
+import argparse
+import concurrent.futures
+import csv
+import datetime
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+TYPE_PAIRS = ("F16_IN_F32_OUT", "F16_IN_OUT", "U8_IN_I32_OUT", "I8_IN_I32_OUT",
+              "BF16_IN_F32_OUT", "TF32_IN_F32_OUT", "F64_IN_OUT")
+SIXTEEN_BIT_SHAPES = ("16x16x16", "32x8x16", "8x32x16")
+SHAPES = {
+    "F16_IN_F32_OUT": SIXTEEN_BIT_SHAPES, "F16_IN_OUT": SIXTEEN_BIT_SHAPES,
+    "U8_IN_I32_OUT": SIXTEEN_BIT_SHAPES, "I8_IN_I32_OUT": SIXTEEN_BIT_SHAPES,
+    "BF16_IN_F32_OUT": SIXTEEN_BIT_SHAPES, "TF32_IN_F32_OUT": ("16x16x8",),
+    "F64_IN_OUT": ("8x8x4",),
+}
+FIELDS = ("gpu", "cc", "sms", "clock_sm_mhz", "clock_max_sm_mhz", "clock_mem_mhz", "driver", "cuda", "date",
+          "type", "mnk", "transpose_a", "transpose_b", "m", "n", "k", "kernel", "median_ms", "min_ms",
+          "rate", "unit", "result", "pct_of_peak", "pct_of_cublas", "verify", "iterations", "warmup", "note")
+TIMEOUT_RUN = 240
+TIMEOUT_BUILD = 400
+GRACE = 40
+
+
+def parse_kv(stdout):
+    for line in reversed(stdout.splitlines()):
+        if "mode=" in line or "result=" in line:
+            pairs = {}
+            for token in line.split():
+                if "=" in token:
+                    key, value = token.split("=", 1)
+                    pairs[key] = value
+            if pairs:
+                return pairs
+    return None
+
+
+def to_float(text):
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        return None
+    return value if value == value else None
+
+
+def first_line(text, limit=160):
+    for line in text.splitlines():
+        if line.strip():
+            return line.strip()[:limit]
+    return ""
+
+
+def compute_capability(text):
+    """'90' (gemm's kv) or '9.0' (nvidia-smi) -> '9.0'."""
+    text = str(text or "").strip()
+    if text.isdigit() and len(text) >= 2:
+        return "%s.%s" % (text[:-1], text[-1])
+    return text
+
+
+def gpu_slug(name):
+    """'NVIDIA H100 80GB HBM3' -> 'h100'; 'NVIDIA GeForce RTX 4090' -> 'rtx4090'."""
+    words = [w for w in re.split(r"[\s_-]+", name or "") if w and w.lower() not in ("nvidia", "geforce", "tesla", "quadro")]
+    for word in words:
+        if re.search(r"[A-Za-z]", word) and re.search(r"\d", word):
+            return re.sub(r"[^a-z0-9]", "", word.lower()) or "gpu"
+    joined = re.sub(r"[^a-z0-9]", "", "".join(words[:2]).lower())
+    return joined or "gpu"
+
+
+class Bench:
+    def __init__(self, args):
+        self.args = args
+        self.root = args.root
+        self.start = time.monotonic()
+        self.deadline = self.start + args.budget
+        self.hard_stop = self.deadline + GRACE
+        self.lock = threading.Lock()
+        self.processes = set()
+        self.aborted = threading.Event()
+        self.rows = []
+        self.problems = []
+        self.builds = {}
+        self.info = {"gpu": "", "cc": "", "sms": "", "clock_sm_mhz": "", "clock_max_sm_mhz": "",
+                     "clock_mem_mhz": "", "driver": "", "cuda": "",
+                     "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+        self.smi = shutil.which("nvidia-smi")
+        self.last_clock = ""
+        self.csv_path = None
+        self.log_file = None
+
+    def say(self, text):
+        with self.lock:
+            print(text, flush=True)
+            if self.log_file:
+                self.log_file.write(text + "\n")
+                self.log_file.flush()
+
+    def log(self, text):
+        with self.lock:
+            if self.log_file:
+                self.log_file.write(text + "\n")
+                self.log_file.flush()
+
+    def execute(self, argv, timeout):
+        if self.aborted.is_set():
+            return None, "", "aborted", 0.0
+        now = time.monotonic()
+        if now > self.deadline:
+            return None, "", "budget of %ds used up" % self.args.budget, 0.0
+        started = time.monotonic()
+        try:
+            process = subprocess.Popen(argv, cwd=self.root, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                       stderr=subprocess.PIPE, start_new_session=True)
+        except OSError as error:
+            return "error", "", "cannot start %s: %s" % (argv[0], error), 0.0
+        with self.lock:
+            self.processes.add(process)
+        try:
+            stdout, stderr = process.communicate(timeout=min(timeout, self.hard_stop - now))
+            rc = process.returncode
+        except subprocess.TimeoutExpired:
+            self.kill(process)
+            stdout, stderr = process.communicate()
+            rc = "timeout"
+        finally:
+            with self.lock:
+                self.processes.discard(process)
+        seconds = time.monotonic() - started
+        stdout, stderr = stdout.decode("utf-8", "replace"), stderr.decode("utf-8", "replace")
+        self.log("$ %s\n  rc=%s %.2fs\n  %s\n  %s" % (" ".join(argv), rc, seconds, stdout.strip()[-3000:],
+                                                     stderr.strip()[-3000:]))
+        return rc, stdout, stderr, seconds
+
+    def kill(self, process):
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def abort(self):
+        self.aborted.set()
+        with self.lock:
+            processes = list(self.processes)
+        for process in processes:
+            self.kill(process)
+
+    # ------------------------------------------------------------ environment
+    def query_gpu(self):
+        if not self.smi:
+            return
+        rc, stdout, _, _ = self.execute([self.smi, "--query-gpu=name,compute_cap,clocks.sm,clocks.max.sm,clocks.mem,"
+                                         "driver_version", "--format=csv,noheader,nounits"], 30)
+        fields = None
+        if rc == 0 and stdout.strip():
+            fields = [f.strip() for f in stdout.strip().splitlines()[0].split(",")]
+        else:  # older nvidia-smi without compute_cap
+            rc, stdout, _, _ = self.execute([self.smi, "--query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,"
+                                             "driver_version", "--format=csv,noheader,nounits"], 30)
+            if rc == 0 and stdout.strip():
+                fields = [f.strip() for f in stdout.strip().splitlines()[0].split(",")]
+                fields.insert(1, "")
+        if fields and len(fields) >= 6:
+            keys = ("gpu", "cc", "clock_sm_mhz", "clock_max_sm_mhz", "clock_mem_mhz", "driver")
+            for key, value in zip(keys, fields):
+                if value and "N/A" not in value and "Not Supported" not in value:
+                    self.info[key] = value.replace(" ", "_") if key == "gpu" else value
+            self.info["cc"] = compute_capability(self.info["cc"])
+
+    def sample_sm_clock(self):
+        if not self.smi:
+            return ""
+        rc, stdout, _, _ = self.execute([self.smi, "--query-gpu=clocks.sm", "--format=csv,noheader,nounits"], 15)
+        return stdout.strip().splitlines()[0].strip() if rc == 0 and stdout.strip() else ""
+
+    def query_cuda(self):
+        nvcc = os.environ.get("NVCC") or shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
+        if not os.path.exists(nvcc) and not shutil.which(nvcc):
+            return
+        rc, stdout, _, _ = self.execute([nvcc, "--version"], 30)
+        match = re.search(r"release\s+([\d.]+)", stdout or "")
+        if match:
+            self.info["cuda"] = match.group(1)
+
+    # ------------------------------------------------------------ build
+    def build(self, config):
+        type_pair, mnk, tb = config
+        name = "%s_%s_ta0_tb%d" % (type_pair, mnk, tb)
+        binary = os.path.join("out", "cfg", name, "gemm")
+        os.makedirs(os.path.join(self.root, "out", "cfg", name), exist_ok=True)
+        argv = ["make", "-s", "BIN=%s" % binary, "TYPE=%s" % type_pair, "MNK=%s" % mnk,
+                "TRANSPOSE_A=0", "TRANSPOSE_B=%d" % tb] + self.args.make_arg
+        if self.args.no_build:
+            rc, stderr = 0, ""
+        else:
+            rc, stdout, stderr, seconds = self.execute(argv, TIMEOUT_BUILD)
+            with open(os.path.join(self.args.out, "build_%s.log" % name), "w") as handle:
+                handle.write("$ %s\nrc=%s\n%s\n%s" % (" ".join(argv), rc, stdout, stderr))
+        path = os.path.join(self.root, binary)
+        if self.args.no_build and not os.access(path, os.X_OK):
+            self.problem("build %s: --no-build and no binary at %s" % (name, binary))
+            return None
+        if rc != 0 or not os.access(path, os.X_OK):
+            errors = [l for l in stderr.splitlines() if "error" in l.lower()]
+            self.problem("build %s failed (rc %s): %s" % (name, rc, errors[0][:160] if errors else first_line(stderr)))
+            return None
+        return path
+
+    def problem(self, text):
+        with self.lock:
+            self.problems.append(text)
+        self.say("  ! " + text)
+
+    # ------------------------------------------------------------ runs
+    def base_row(self, config, kv):
+        type_pair, mnk, tb = config
+        row = dict((f, "") for f in FIELDS)
+        row.update(self.info)
+        row.update({"type": type_pair, "mnk": mnk, "transpose_a": 0, "transpose_b": tb,
+                    "iterations": self.args.iterations, "warmup": self.args.warmup})
+        if kv:
+            if kv.get("sms"):
+                row["sms"] = self.info["sms"] = kv["sms"]
+            if kv.get("cc"):
+                row["cc"] = self.info["cc"] = compute_capability(kv["cc"])
+            if kv.get("gpu") and not self.info["gpu"]:
+                self.info["gpu"] = kv["gpu"]
+                row["gpu"] = kv["gpu"]
+        return row
+
+    def add_row(self, row):
+        with self.lock:
+            self.rows.append(row)
+
+    def peak(self, config, binary):
+        rc, stdout, stderr, seconds = self.execute([binary, "--peak", "--format=kv"], TIMEOUT_RUN)
+        if rc is None:
+            return
+        kv = parse_kv(stdout) or {}
+        self.last_clock = self.sample_sm_clock()
+        row = self.base_row(config, kv)
+        row.update({"kernel": "peak", "rate": kv.get("rate", ""), "unit": kv.get("unit", ""),
+                    "result": "ok" if rc == 0 and to_float(kv.get("rate")) else "error",
+                    "verify": "off", "pct_of_peak": "100.0", "clock_sm_mhz": self.last_clock,
+                    "transpose_b": "", "iterations": "", "warmup": ""})
+        if row["result"] != "ok":
+            row["note"] = "exit %s: %s" % (rc, first_line(stderr))
+            self.problem("%s %s --peak: %s" % (config[0], config[1], row["note"]))
+        self.add_row(row)
+
+    def verify_mode(self, config, kernel, size):
+        if size <= 2048:
+            return "auto"
+        if size >= 8192 and self.args.verify_8192 != "all":
+            if kernel == "naive" or config[0] == "F64_IN_OUT" or self.args.verify_8192 == "none":
+                return "off"
+        return "gpu"
+
+    def gemm(self, config, binary, kernel, size):
+        verify = self.verify_mode(config, kernel, size)
+        argv = [binary, "--kernel=%s" % kernel, "--format=kv", "--iterations=%d" % self.args.iterations,
+                "--warmup=%d" % self.args.warmup, "--verify=%s" % verify]
+        if kernel == "fast" and not self.args.no_cublas:
+            argv.append("--cublas")
+        argv += [str(size)] * 3
+        rc, stdout, stderr, seconds = self.execute(argv, TIMEOUT_RUN)
+        if rc is None:
+            return
+        kv = parse_kv(stdout) or {}
+        if kernel == "fast" and size >= 4096 or not self.last_clock:
+            self.last_clock = self.sample_sm_clock()  # nvidia-smi is slow: sample after the big runs only
+        clock = self.last_clock
+        row = self.base_row(config, kv)
+        row.update({"m": size, "n": size, "k": size, "kernel": kernel, "median_ms": kv.get("median_ms", ""),
+                    "min_ms": kv.get("min_ms", ""), "rate": kv.get("rate", ""), "unit": kv.get("unit", ""),
+                    "verify": kv.get("verify", verify), "clock_sm_mhz": clock})
+        if rc == 0:
+            row["result"] = kv.get("result", "")
+        elif rc == 1:
+            row["result"] = "fail"
+        else:
+            row["result"] = "error"
+        if verify == "off":
+            row["note"] = "not verified at this size (--verify=off for speed)"
+        if rc != 0 or not kv:
+            row["note"] = "exit %s: %s" % (rc, first_line(stderr) or "no kv line")
+            self.problem("%s %s tb%d %s %d: %s" % (config[0], config[1], config[2], kernel, size, row["note"]))
+        self.add_row(row)
+        if kernel == "fast" and not self.args.no_cublas and rc in (0, 1):
+            cublas = self.base_row(config, kv)
+            rate = kv.get("cublas_rate", "")
+            cublas.update({"m": size, "n": size, "k": size, "kernel": "cublas", "unit": kv.get("unit", ""),
+                           "median_ms": kv.get("cublas_median_ms", ""), "rate": rate, "clock_sm_mhz": clock,
+                           "verify": "off", "result": "ok" if to_float(rate) else "na",
+                           "note": "timed in the same run as fast; not verified by gemm"})
+            if to_float(rate) is None:
+                cublas["rate"] = cublas["median_ms"] = ""
+                cublas["note"] = "cuBLAS has no equivalent for this type pair" if rate == "na" else \
+                    "no cublas_rate in the kv line"
+            self.add_row(cublas)
+
+    # ------------------------------------------------------------ derived columns, output
+    def derive(self):
+        peaks = {}
+        cublas = {}
+        for row in self.rows:
+            if row["kernel"] == "peak" and to_float(row["rate"]):
+                peaks[(row["type"], row["mnk"])] = to_float(row["rate"])
+            if row["kernel"] == "cublas" and to_float(row["rate"]):
+                cublas[(row["type"], row["mnk"], str(row["transpose_b"]), str(row["m"]))] = to_float(row["rate"])
+        for row in self.rows:
+            for key, value in self.info.items():  # peak rows lack sms; early rows may lack cc
+                if not row.get(key) and key not in ("clock_sm_mhz",):
+                    row[key] = value
+            rate = to_float(row["rate"])
+            if rate is None or row["kernel"] == "peak":
+                continue
+            peak = peaks.get((row["type"], row["mnk"]))
+            row["pct_of_peak"] = "%.1f" % (100.0 * rate / peak) if peak else ""
+            reference = cublas.get((row["type"], row["mnk"], str(row["transpose_b"]), str(row["m"])))
+            row["pct_of_cublas"] = "%.1f" % (100.0 * rate / reference) if reference else ""
+
+    def sorted_rows(self):
+        kernel_order = {"peak": 0, "fast": 1, "cublas": 2, "naive": 3}
+
+        def key(row):
+            return (TYPE_PAIRS.index(row["type"]) if row["type"] in TYPE_PAIRS else 99, row["mnk"],
+                    0 if row["kernel"] == "peak" else 1, str(row["transpose_b"]), int(row["m"] or 0),
+                    kernel_order.get(row["kernel"], 9))
+        return sorted(self.rows, key=key)
+
+    def write_csv(self):
+        with self.lock:
+            self.derive()
+            rows = self.sorted_rows()
+        os.makedirs(os.path.dirname(self.csv_path), exist_ok=True)
+        temporary = self.csv_path + ".tmp"
+        with open(temporary, "w", newline="") as handle:
+            writer = csv.DictWriter(handle, fieldnames=FIELDS)
+            writer.writeheader()
+            for row in rows:
+                writer.writerow(row)
+        os.replace(temporary, self.csv_path)
+
+    def table(self):
+        lines = []
+        lookup = {}
+        for row in self.rows:
+            lookup[(row["type"], row["mnk"], str(row["transpose_b"]), str(row["m"]), row["kernel"])] = row
+        configs = []
+        for row in self.sorted_rows():
+            key = (row["type"], row["mnk"])
+            if key not in configs:
+                configs.append(key)
+        sizes = [s for s in (8192, 4096) if s in self.args.sizes] or sorted(self.args.sizes)[-2:]
+        lines.append("%-15s %-8s %2s %5s %8s %7s %8s %7s %6s %7s %s" % (
+            "type pair", "shape", "tb", "size", "fast", "naive", "cuBLAS", "peak", "%peak", "%cuBLAS", "result"))
+
+        def rate(row):
+            value = to_float(row["rate"]) if row else None
+            return "%.1f" % value if value is not None else "-"
+        for type_pair, mnk in configs:
+            peak_row = next((r for r in self.rows if r["type"] == type_pair and r["mnk"] == mnk
+                             and r["kernel"] == "peak"), None)
+            unit = ""
+            for tb in self.args.transpose_b:
+                for size in sizes:
+                    fast = lookup.get((type_pair, mnk, str(tb), str(size), "fast"))
+                    naive = lookup.get((type_pair, mnk, str(tb), str(size), "naive"))
+                    cublas = lookup.get((type_pair, mnk, str(tb), str(size), "cublas"))
+                    if not (fast or naive):
+                        continue
+                    unit = unit or (fast or naive)["unit"]
+                    results = "/".join(sorted(set(r["result"] for r in (fast, naive) if r)))
+                    lines.append("%-15s %-8s %2s %5s %8s %7s %8s %7s %6s %7s %s" % (
+                        type_pair, mnk, tb, size, rate(fast), rate(naive),
+                        rate(cublas) if cublas and cublas["rate"] else "n/a", rate(peak_row),
+                        (fast or {}).get("pct_of_peak") or "-", (fast or {}).get("pct_of_cublas") or "-", results))
+        lines.append("rates in TFLOP/s (TOP/s for the integer type pairs); %peak and %cuBLAS are fast's; "
+                     "result: pass / off (not verified) / fail / error")
+        return lines
+
+    # ------------------------------------------------------------ main
+    def run(self):
+        args = self.args
+        os.makedirs(args.out, exist_ok=True)
+        self.log_file = open(os.path.join(args.out, "bench-log.txt"), "w")
+        self.query_gpu()
+        self.query_cuda()
+        self.csv_path = args.csv or os.path.join(HERE, "%s.csv" % gpu_slug(self.info["gpu"] or "gpu"))
+        configs = []
+        for type_pair in args.types:
+            shapes = SHAPES[type_pair] if args.shapes == "all" else SHAPES[type_pair][:1]
+            for mnk in shapes:
+                for tb in args.transpose_b:
+                    configs.append((type_pair, mnk, tb))
+        self.say("bench: %s, driver %s, CUDA %s; %d configurations, sizes %s; budget %ds; csv %s"
+                 % (self.info["gpu"] or "unknown GPU", self.info["driver"] or "?", self.info["cuda"] or "?",
+                    len(configs), ",".join(map(str, args.sizes)), args.budget, os.path.relpath(self.csv_path, self.root)))
+        if not args.no_build:
+            rc, _, stderr, _ = self.execute(["make", "-s", "out/gemm.cu"], 120)
+            if rc != 0:
+                rc, _, stderr, _ = self.execute([sys.executable, "tangle.py"], 120)
+            if rc != 0:
+                self.say("bench: cannot tangle: %s" % first_line(stderr))
+                return 1
+        pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs))
+        interrupted = False
+        try:
+            for config in configs:
+                self.builds[config] = pool.submit(self.build, config)
+            order = sorted(args.sizes, key=lambda s: (s not in (4096, 8192), -s if s in (4096, 8192) else s))
+            peaks_done = set()
+            pending = list(configs)
+            while pending:
+                ready = next((c for c in pending if self.builds[c].done()), None)
+                if ready is None:
+                    concurrent.futures.wait([self.builds[c] for c in pending], timeout=5,
+                                            return_when=concurrent.futures.FIRST_COMPLETED)
+                    continue
+                pending.remove(ready)
+                binary = self.builds[ready].result()
+                if binary is None:
+                    continue
+                if (ready[0], ready[1]) not in peaks_done:
+                    peaks_done.add((ready[0], ready[1]))
+                    self.peak(ready, binary)
+                for size in order:
+                    self.gemm(ready, binary, "fast", size)
+                    if not args.naive_max or size <= args.naive_max:
+                        self.gemm(ready, binary, "naive", size)
+                self.write_csv()
+                self.say("  [%4.0fs] %s %s tb%d done" % (time.monotonic() - self.start, ready[0], ready[1], ready[2]))
+        except KeyboardInterrupt:
+            interrupted = True
+            self.say("bench: interrupted; writing what was measured")
+            self.abort()
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
+        self.write_csv()
+        skipped = time.monotonic() > self.deadline
+        lines = ["", "== bench: %s (cc %s, %s SMs), CUDA %s, driver %s, %s ==" % (
+            self.info["gpu"], self.info["cc"], self.info["sms"], self.info["cuda"], self.info["driver"],
+            self.info["date"])]
+        lines += self.table()
+        if skipped:
+            lines.append("budget of %ds reached: later runs were not started" % args.budget)
+        if interrupted:
+            lines.append("interrupted: the CSV holds what was measured")
+        if self.problems:
+            lines.append("problems (%d):" % len(self.problems))
+            lines += ["  " + p for p in self.problems[:20]]
+        lines.append("csv: %s (%d rows); log: %s" % (os.path.relpath(self.csv_path, self.root), len(self.rows),
+                                                     os.path.relpath(os.path.join(args.out, "bench-log.txt"), self.root)))
+        if not args.no_plot and self.rows:
+            svg = args.svg or os.path.splitext(self.csv_path)[0] + ".svg"
+            try:
+                sys.path.insert(0, HERE)
+                import plot
+                plot.plot(self.csv_path, svg)
+                lines.append("svg: %s" % os.path.relpath(svg, self.root))
+            except Exception as error:  # the CSV is the result; the plot is a convenience
+                lines.append("plot failed: %s: %s" % (type(error).__name__, error))
+        failures = sum(1 for r in self.rows if r["result"] in ("fail", "error"))
+        lines.append("bench: %d measurements, %d failed or errors, %.0fs" % (
+            sum(1 for r in self.rows if to_float(r["rate"])), failures + len([p for p in self.problems if p.startswith("build")]),
+            time.monotonic() - self.start))
+        for line in lines:
+            self.say(line)
+        self.log_file.close()
+        return 0 if not self.problems and not interrupted and not skipped and self.rows else 1
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description="Benchmark out/gemm against cuBLAS and the WMMA ceiling.")
+    parser.add_argument("--types", default=",".join(TYPE_PAIRS), help="comma-separated type pairs")
+    parser.add_argument("--sizes", default="1024,2048,4096,8192,5000", help="M=N=K values, comma-separated")
+    parser.add_argument("--transpose-b", default="0,1", help="TRANSPOSE_B settings (default 0,1)")
+    parser.add_argument("--shapes", choices=("default", "all"), default="default", help="WMMA shapes per type pair")
+    parser.add_argument("--iterations", type=int, default=10)
+    parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument("--naive-max", type=int, default=0, help="largest size for the naive kernel (0: all)")
+    parser.add_argument("--verify-8192", choices=("default", "all", "none"), default="default",
+                        help="at 8192: default verifies fast except F64_IN_OUT; all; none")
+    parser.add_argument("--no-cublas", action="store_true")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 4, help="parallel builds")
+    parser.add_argument("--budget", type=int, default=480, help="seconds after which no new run starts")
+    parser.add_argument("--csv", default=None, help="output CSV (default docs/bench/<gpu>.csv, e.g. h100.csv)")
+    parser.add_argument("--svg", default=None, help="output SVG (default: the CSV's name with .svg)")
+    parser.add_argument("--no-plot", action="store_true")
+    parser.add_argument("--no-build", action="store_true", help="use the binaries already in out/cfg/")
+    parser.add_argument("--make-arg", action="append", default=[], help="extra make argument, e.g. ARCH=sm_90")
+    parser.add_argument("--out", default=None, help="log directory (default out/bench)")
+    parser.add_argument("--root", default=ROOT, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    args.root = os.path.abspath(args.root)
+    args.types = [t.strip() for t in args.types.split(",") if t.strip()]
+    if not args.types or any(t not in TYPE_PAIRS for t in args.types):
+        parser.error("--types: choose from %s" % ",".join(TYPE_PAIRS))
+    try:
+        args.sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
+        args.transpose_b = [int(s) for s in args.transpose_b.split(",") if s.strip()]
+    except ValueError:
+        parser.error("--sizes and --transpose-b take comma-separated integers")
+    if not args.sizes or min(args.sizes) <= 0 or any(t not in (0, 1) for t in args.transpose_b):
+        parser.error("bad --sizes or --transpose-b")
+    args.out = os.path.abspath(args.out or os.path.join(args.root, "out", "bench"))
+    if args.csv:
+        args.csv = os.path.abspath(args.csv)
+
+    def on_signal(signum, frame):
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGTERM, on_signal)
+    return Bench(args).run()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,529 @@
+#!/usr/bin/env python3
+"""Draw the figures of gemm.md as SVG (standard library only).
+
+    python3 docs/figures/make_figures.py            # rewrite docs/figures/*.svg
+    python3 docs/figures/make_figures.py --check    # exit 1 if a file is stale
+    python3 docs/figures/make_figures.py --out DIR  # write elsewhere
+
+Figures (file: what it shows):
+    tiling.svg     grid -> block tile (BLOCK_M x BLOCK_N, K in BLOCK_K slabs) -> warp tile -> fragment
+    padding.svg    a 1000 x 777 x 300 problem padded to whole block tiles (1024 x 1024 x 320)
+    transpose.svg  A stored K x M row-major is A read as a column-major fragment, ldm = M
+    pipeline.svg   the cp.async pipeline with STAGES = 4 over time
+
+The page embeds them as images, so they cannot inherit the page's colours:
+each SVG has a transparent background, mid-tone translucent fills that read
+on light and dark pages, and its own prefers-color-scheme rule for text and
+lines.
+"""
+
+import argparse
+import os
+import sys
+from xml.sax.saxutils import escape
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# The configuration the figures draw: gemm.md's tile parameters for the 16-bit
+# type pairs (F16_IN_F32_OUT, F16_IN_OUT, BF16_IN_F32_OUT). Change them here
+# when gemm.md changes, then run this script.
+BLOCK_M, BLOCK_N, BLOCK_K = 128, 256, 32
+WARPS_M, WARPS_N = 2, 4
+FRAG = 16                      # 16 x 16 x 16 fragments
+STAGES = 4
+
+# Mid-tone colours: strokes, and fills at low opacity, work on both backgrounds.
+BLUE, ORANGE, GREEN, PURPLE, PINK, GREY = (
+    "#3b82f6", "#f59e0b", "#10b981", "#a855f7", "#ec4899", "#8b949e")
+
+STYLE = """
+text { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "DejaVu Sans", Arial, sans-serif;
+       font-size: 15px; fill: #1d2024; }
+.mono { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "DejaVu Sans Mono", monospace; font-size: 13.5px; }
+.small { font-size: 13.5px; }
+.tiny { font-size: 12px; }
+.bold { font-weight: 700; }
+.muted { fill: #596270; }
+.ink { stroke: #1d2024; }
+.line { stroke: #596270; fill: none; }
+.faint { stroke: #8b949e; fill: none; }
+.arrowhead { fill: #596270; }
+@media (prefers-color-scheme: dark) {
+  text { fill: #e2e5e9; }
+  .muted { fill: #a7afba; }
+  .ink { stroke: #e2e5e9; }
+  .line { stroke: #a7afba; }
+  .arrowhead { fill: #a7afba; }
+}
+"""
+
+
+def fmt(value):
+    """Numbers without trailing zeros, so the output is stable and small."""
+    if isinstance(value, float):
+        text = ("%.2f" % value).rstrip("0").rstrip(".")
+        return "0" if text == "-0" else text
+    return str(value)
+
+
+class Svg:
+    def __init__(self, width, height, title, desc):
+        self.width, self.height = width, height
+        self.title, self.desc = title, desc
+        self.body = []
+        self.defs = []
+
+    def add(self, element, text=None, **attrs):
+        parts = []
+        for key, value in attrs.items():
+            if value is None:
+                continue
+            key = key.rstrip("_").replace("_", "-")
+            parts.append('%s="%s"' % (key, escape(fmt(value), {'"': "&quot;"})))
+        opening = "<%s %s" % (element, " ".join(parts)) if parts else "<" + element
+        if text is None:
+            self.body.append(opening + "/>")
+        else:
+            self.body.append(opening + ">" + text + "</%s>" % element)
+
+    def rect(self, x, y, w, h, **attrs):
+        self.add("rect", x=x, y=y, width=w, height=h, **attrs)
+
+    def line(self, x1, y1, x2, y2, **attrs):
+        self.add("line", x1=x1, y1=y1, x2=x2, y2=y2, **attrs)
+
+    def text(self, x, y, content, **attrs):
+        """content: a string, or a list of lines (placed 1.3 em apart)."""
+        if isinstance(content, str):
+            self.add("text", escape(content), x=x, y=y, **attrs)
+            return
+        size = 15
+        cls = attrs.get("class_", "")
+        if "small" in cls or "mono" in cls:
+            size = 13.5
+        if "tiny" in cls:
+            size = 12
+        spans = []
+        for number, line in enumerate(content):
+            dy = 0 if number == 0 else size * 1.3
+            spans.append('<tspan x="%s" dy="%s">%s</tspan>' % (fmt(x), fmt(dy), escape(line)))
+        self.add("text", "".join(spans), x=x, y=y, **attrs)
+
+    def arrow(self, x1, y1, x2, y2, cls="line", width=1.5, dash=None):
+        self.line(x1, y1, x2, y2, class_=cls, stroke_width=width,
+                  stroke_dasharray=dash, marker_end="url(#arrow)")
+
+    def render(self):
+        head = [
+            '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="%d" height="%d"'
+            ' role="img" aria-labelledby="title desc">' % (self.width, self.height, self.width, self.height),
+            "<title id=\"title\">%s</title>" % escape(self.title),
+            "<desc id=\"desc\">%s</desc>" % escape(self.desc),
+            "<style>%s</style>" % STYLE,
+            "<defs>",
+            '<marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7"'
+            ' orient="auto-start-reverse"><path class="arrowhead" d="M0,0 L10,5 L0,10 z"/></marker>',
+            '<pattern id="hatch" width="7" height="7" patternUnits="userSpaceOnUse"'
+            ' patternTransform="rotate(45)"><rect width="7" height="7" fill="%s" fill-opacity="0.10"/>'
+            '<line x1="0" y1="0" x2="0" y2="7" stroke="%s" stroke-width="2.2" stroke-opacity="0.55"/></pattern>'
+            % (GREY, GREY),
+        ] + self.defs + ["</defs>"]
+        return "\n".join(head + self.body + ["</svg>"]) + "\n"
+
+
+def grid_lines(svg, x, y, w, h, rows, cols, cls="faint", width=1, dash=None, opacity=None):
+    for r in range(1, rows):
+        yy = y + h * r / rows
+        svg.line(x, yy, x + w, yy, class_=cls, stroke_width=width, stroke_dasharray=dash, stroke_opacity=opacity)
+    for c in range(1, cols):
+        xx = x + w * c / cols
+        svg.line(xx, y, xx, y + h, class_=cls, stroke_width=width, stroke_dasharray=dash, stroke_opacity=opacity)
+
+
+def box(svg, x, y, w, h, color, opacity=0.16, width=1.6, **attrs):
+    svg.rect(x, y, w, h, fill=color, fill_opacity=opacity, stroke=color, stroke_width=width, **attrs)
+
+
+def zoom(svg, src, dst):
+    """Dashed lines from the corners of a highlighted tile to the next panel."""
+    (sx, sy, sw, sh), (dx, dy, dw, dh) = src, dst
+    svg.line(sx + sw, sy, dx, dy, class_="faint", stroke_width=1, stroke_dasharray="4 4")
+    svg.line(sx + sw, sy + sh, dx, dy + dh, class_="faint", stroke_width=1, stroke_dasharray="4 4")
+
+
+# ---------------------------------------------------------------------------
+# (i) the tiling hierarchy
+
+def fit(width, height, max_width, max_height):
+    """Scale a width x height rectangle to fit a box, keeping its aspect."""
+    scale = min(max_width / width, max_height / height)
+    return width * scale, height * scale
+
+
+def tiling():
+    warp_m, warp_n = BLOCK_M // WARPS_M, BLOCK_N // WARPS_N
+    frags_m, frags_n = warp_m // FRAG, warp_n // FRAG
+    warps = WARPS_M * WARPS_N
+    svg = Svg(990, 480,
+              "The tiling hierarchy of d_gemm",
+              "Left: C is cut into block tiles of BLOCK_M by BLOCK_N elements (%d by %d for "
+              "16-bit types), one per thread block; the block reads a BLOCK_M-row panel of A and "
+              "a BLOCK_N-column panel of B, one slab of BLOCK_K = %d at a time. Second: the block "
+              "tile, with its slabs of A and B in shared memory, is split among %d by %d warps. "
+              "Third: a warp tile of %d by %d is a grid of %d by %d WMMA fragments. Right: one "
+              "%d by %d fragment, updated by one mma_sync executed by the 32 threads of the warp."
+              % (BLOCK_M, BLOCK_N, BLOCK_K, WARPS_M, WARPS_N, warp_m, warp_n, frags_m, frags_n,
+                 FRAG, FRAG))
+    middle = 272                                               # vertical centre of panels 2-4
+    # -- panel 1: A, B, C of the whole problem
+    top = 150
+    ax, k_width, c_size = 24, 72, 224
+    cx, cy = ax + k_width + 22, top
+    by = cy - 22 - k_width
+    # block tiles with the aspect of BLOCK_M x BLOCK_N, about 4 x 4 of them
+    tile_w, tile_h = fit(BLOCK_N, BLOCK_M, c_size / 2, c_size / 2)
+    cols, rows = max(1, round(c_size / tile_w)), max(1, round(c_size / tile_h))
+    tile_w, tile_h = c_size / cols, c_size / rows
+    box(svg, ax, cy, k_width, c_size, ORANGE, 0.10)             # A: M x K
+    box(svg, cx, by, c_size, k_width, GREEN, 0.10)              # B: K x N
+    box(svg, cx, cy, c_size, c_size, BLUE, 0.08)                # C: M x N
+    grid_lines(svg, cx, cy, c_size, c_size, rows, cols, cls="faint", dash="3 3")
+    row, col = (1 if rows > 2 else 0), min(1, cols - 1)        # the highlighted block
+    tx, ty = cx + col * tile_w, cy + row * tile_h
+    steps = 6
+    step = k_width / steps
+    box(svg, ax, ty, k_width, tile_h, ORANGE, 0.22, 1.2)         # the panels this block reads
+    box(svg, tx, by, tile_w, k_width, GREEN, 0.22, 1.2)
+    for s in range(1, steps):
+        svg.line(ax + s * step, ty, ax + s * step, ty + tile_h, stroke=ORANGE, stroke_width=1)
+        svg.line(tx, by + s * step, tx + tile_w, by + s * step, stroke=GREEN, stroke_width=1)
+    box(svg, ax + 2 * step, ty, step, tile_h, ORANGE, 0.75, 1.2)  # the current slab
+    box(svg, tx, by + 2 * step, tile_w, step, GREEN, 0.75, 1.2)
+    box(svg, tx, ty, tile_w, tile_h, BLUE, 0.55, 2.2)
+    svg.arrow(ax + 4, ty + tile_h + 14, ax + k_width - 2, ty + tile_h + 14)
+    svg.text(ax + k_width / 2, ty + tile_h + 32, "BLOCK_K", class_="tiny muted", text_anchor="middle")
+    svg.text(ax + k_width / 2, ty + tile_h + 46, "at a time", class_="tiny muted", text_anchor="middle")
+    svg.arrow(tx - 10, by + 4, tx - 10, by + k_width - 2)
+    svg.text(ax + k_width / 2, cy - 10, "A", class_="bold", text_anchor="middle")
+    svg.text(cx - 24, by + k_width / 2 + 5, "B", class_="bold", text_anchor="end")
+    svg.text(cx + 10, cy + c_size - 12, "C", class_="bold")
+    svg.text(ax, cy + c_size + 20, "M × K", class_="tiny muted")
+    svg.text(cx + c_size, by - 8, "K × N", class_="tiny muted", text_anchor="end")
+    svg.text(cx + c_size, cy + c_size + 20, "M × N", class_="tiny muted", text_anchor="end")
+    # -- panel 2: the block tile, its shared-memory slabs, its warps
+    p2w, p2h = fit(BLOCK_N, BLOCK_M, 240, 170)
+    p2x, p2y = 404 + (240 - p2w) / 2, middle - p2h / 2
+    zoom(svg, (tx, ty, tile_w, tile_h), (p2x, p2y, p2w, p2h))
+    slab = 26
+    svg.rect(p2x - slab - 8, p2y, slab, p2h, fill=ORANGE, fill_opacity=0.75, stroke=ORANGE)   # A slab
+    svg.rect(p2x, p2y - slab - 8, p2w, slab, fill=GREEN, fill_opacity=0.75, stroke=GREEN)     # B slab
+    svg.text(p2x + p2w / 2, p2y - slab - 16, "slabs of A and B in shared memory", class_="tiny muted",
+             text_anchor="middle")
+    box(svg, p2x, p2y, p2w, p2h, BLUE, 0.16, 2)
+    grid_lines(svg, p2x, p2y, p2w, p2h, WARPS_M, WARPS_N, cls="line", width=1.2)
+    ww, wh = p2w / WARPS_N, p2h / WARPS_M
+    wx, wy = p2x + min(2, WARPS_N - 1) * ww, p2y
+    box(svg, wx, wy, ww, wh, PURPLE, 0.45, 2.2)
+    if ww >= 50 and wh >= 24:
+        for r in range(WARPS_M):
+            for c in range(WARPS_N):
+                svg.text(p2x + (c + 0.5) * ww, p2y + (r + 0.5) * wh + 5, "warp %d" % (r * WARPS_N + c),
+                         class_="tiny muted", text_anchor="middle")
+    svg.text(p2x + p2w / 2, p2y + p2h + 20, "BLOCK_N = %d" % BLOCK_N, class_="small muted",
+             text_anchor="middle")
+    svg.text(p2x - slab - 16, p2y + p2h / 2, "BLOCK_M = %d" % BLOCK_M, class_="small muted",
+             text_anchor="middle", transform="rotate(-90 %s %s)" % (fmt(p2x - slab - 16), fmt(p2y + p2h / 2)))
+    # -- panel 3: the warp tile, a grid of fragments
+    p3w, p3h = fit(warp_n, warp_m, 128, 160)
+    p3x, p3y = 700 + (128 - p3w) / 2, middle - p3h / 2
+    zoom(svg, (wx, wy, ww, wh), (p3x, p3y, p3w, p3h))
+    box(svg, p3x, p3y, p3w, p3h, PURPLE, 0.16, 2)
+    grid_lines(svg, p3x, p3y, p3w, p3h, frags_m, frags_n, cls="line", width=1.2)
+    fw, fh = p3w / frags_n, p3h / frags_m
+    fx, fy = p3x + min(2, frags_n - 1) * fw, p3y + min(1, frags_m - 1) * fh
+    box(svg, fx, fy, fw, fh, PINK, 0.5, 2.2)
+    svg.text(p3x + p3w / 2, p3y + p3h + 20, "WARP_TILE_N = %d" % warp_n, class_="small muted",
+             text_anchor="middle")
+    svg.text(p3x - 10, p3y + p3h / 2, "WARP_TILE_M = %d" % warp_m, class_="small muted",
+             text_anchor="middle", transform="rotate(-90 %s %s)" % (fmt(p3x - 10), fmt(p3y + p3h / 2)))
+    # -- panel 4: one fragment
+    p4s = 112
+    p4x, p4y = 866, middle - p4s / 2
+    zoom(svg, (fx, fy, fw, fh), (p4x, p4y, p4s, p4s))
+    box(svg, p4x, p4y, p4s, p4s, PINK, 0.16, 2)
+    grid_lines(svg, p4x, p4y, p4s, p4s, FRAG, FRAG, cls="faint", width=0.6, opacity=0.7)
+    svg.text(p4x + p4s / 2, p4y + p4s + 20, str(FRAG), class_="small muted", text_anchor="middle")
+    svg.text(p4x - 8, p4y + p4s / 2 + 5, str(FRAG), class_="small muted", text_anchor="end")
+    # -- captions under the panels
+    base = 440
+    captions = [
+        (24, "1  Grid", ["one thread block per block tile", "of C; it walks K one slab at a time"]),
+        (374, "2  Block tile", ["slabs staged in shared memory,", "the tile split among %d warps" % warps]),
+        (672, "3  Warp tile", ["%d × %d accumulator" % (frags_m, frags_n), "fragments per warp"]),
+        (850, "4  Fragment", ["one mma_sync by", "all 32 threads"]),
+    ]
+    for x, head, lines in captions:
+        svg.text(x, base - 22, head, class_="bold")
+        svg.text(x, base, lines, class_="small muted")
+    return svg
+
+
+# ---------------------------------------------------------------------------
+# (ii) padding a ragged problem up to whole tiles
+
+def padding():
+    M, N, K = 1000, 777, 300
+    BM, BN, BK = BLOCK_M, BLOCK_N, BLOCK_K
+
+    def up(value, tile):
+        return (value + tile - 1) // tile * tile
+
+    Mp, Np, Kp = up(M, BM), up(N, BN), up(K, BK)
+    s = 0.25                                    # pixels per element
+    svg = Svg(880, 470,
+              "Padding a %d × %d × %d problem to whole tiles" % (M, N, K),
+              "A (M×K = %d×%d), B (K×N = %d×%d) and C (M×N = %d×%d) drawn to scale in the "
+              "usual GEMM arrangement. Each dimension is rounded up to a multiple of its tile "
+              "(BLOCK_M = %d, BLOCK_N = %d, BLOCK_K = %d): M to %d, N to %d, K to %d. The original data sits in "
+              "the top-left corner of each padded buffer; the added rows and columns are zero."
+              % (M, K, K, N, M, N, BM, BN, BK, Mp, Np, Kp))
+    ax, cx = 44, 44 + Kp * s + 20
+    by, cy = 34, 34 + Kp * s + 20
+
+    def matrix(x, y, rows, cols, rows_p, cols_p, color, row_tile, col_tile):
+        # zero fill: the strip right of the data and the strip below it
+        svg.rect(x + cols * s, y, (cols_p - cols) * s, rows_p * s, fill="url(#hatch)")
+        svg.rect(x, y + rows * s, cols * s, (rows_p - rows) * s, fill="url(#hatch)")
+        svg.rect(x, y, cols_p * s, rows_p * s, fill="none", stroke=GREY, stroke_width=1.2,
+                 stroke_dasharray="5 3")
+        box(svg, x, y, cols * s, rows * s, color, 0.2, 1.6)
+        grid_lines(svg, x, y, cols_p * s, rows_p * s, rows_p // row_tile, cols_p // col_tile,
+                   cls="faint", width=0.8, dash="2 3")
+
+    matrix(ax, cy, M, K, Mp, Kp, ORANGE, BM, BK)
+    matrix(cx, by, K, N, Kp, Np, GREEN, BK, BN)
+    matrix(cx, cy, M, N, Mp, Np, BLUE, BM, BN)
+    # labels
+    svg.text(ax + Kp * s / 2, cy + Mp * s + 22, "A", class_="bold", text_anchor="middle")
+    svg.text(cx - 12, by + Kp * s / 2 + 5, "B", class_="bold", text_anchor="end")
+    mid_x, mid_y = cx + N * s / 2, cy + M * s / 2
+    svg.text(mid_x, mid_y - 16, "C", class_="bold", text_anchor="middle")
+    svg.text(mid_x, mid_y + 6, "%d × %d" % (M, N), class_="small", text_anchor="middle")
+    svg.text(mid_x, mid_y + 26, "padded to %d × %d" % (Mp, Np), class_="small muted", text_anchor="middle")
+    svg.text(cx + N * s / 2, by + K * s / 2 - 2, "%d × %d" % (K, N), class_="small", text_anchor="middle")
+    svg.text(cx + N * s / 2, by + K * s / 2 + 16, "→ %d × %d" % (Kp, Np), class_="small muted",
+             text_anchor="middle")
+    # dimension marks along C's right and bottom edges
+    right = cx + Np * s + 10
+    svg.line(right, cy, right, cy + M * s, class_="line", stroke_width=1.2)
+    svg.line(right - 4, cy, right + 4, cy, class_="line")
+    svg.line(right - 4, cy + M * s, right + 4, cy + M * s, class_="line")
+    svg.text(right + 8, cy + M * s / 2 + 5, "M = %d" % M, class_="small")
+    svg.text(right + 8, cy + M * s + 4, "+%d zero rows → %d" % (Mp - M, Mp), class_="tiny muted")
+    bottom = cy + Mp * s + 12
+    svg.line(cx, bottom, cx + N * s, bottom, class_="line", stroke_width=1.2)
+    svg.line(cx, bottom - 4, cx, bottom + 4, class_="line")
+    svg.line(cx + N * s, bottom - 4, cx + N * s, bottom + 4, class_="line")
+    svg.text(cx + N * s / 2, bottom + 18, "N = %d" % N, class_="small", text_anchor="middle")
+    svg.text(cx + Np * s, bottom + 36, "+%d zero columns → %d" % (Np - N, Np), class_="tiny muted",
+             text_anchor="end")
+    svg.text(ax + Kp * s / 2, cy - 8, "K: %d → %d" % (K, Kp), class_="tiny muted", text_anchor="middle")
+    # legend
+    lx, ly = 580, 60
+    box(svg, lx, ly, 26, 18, BLUE, 0.2, 1.6)
+    svg.text(lx + 38, ly + 14, ["original data, copied row by row", "into the padded buffer"], class_="small")
+    svg.rect(lx, ly + 54, 26, 18, fill="url(#hatch)", stroke=GREY, stroke_width=1.2, stroke_dasharray="5 3")
+    svg.text(lx + 38, ly + 68, ["zero fill: adds nothing to any", "dot product; the extra rows and",
+                                "columns of C are thrown away"], class_="small")
+    svg.line(lx, ly + 136, lx + 26, ly + 136, class_="faint", stroke_width=1.2, stroke_dasharray="2 3")
+    svg.text(lx + 38, ly + 140, ["tile boundaries, 16-bit types:", "BLOCK_M = %d, BLOCK_N = %d," % (BM, BN),
+                                 "BLOCK_K = %d" % BK], class_="small")
+    svg.text(lx, ly + 222, ["M and N are rounded up to whole", "block tiles, K to whole slabs.",
+                            "Sizes to scale."],
+             class_="small muted")
+    return svg
+
+
+# ---------------------------------------------------------------------------
+# (iii) a transposed operand is a column-major fragment
+
+SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+K_COLOURS = [BLUE, ORANGE, GREEN]
+
+
+def element(i, k):
+    return ("a" + str(i) + str(k)).translate(SUB)
+
+
+def transpose():
+    M, K = 4, 3
+    svg = Svg(780, 512,
+              "A transposed operand read as a column-major fragment",
+              "With TRANSPOSE_A the program stores A transposed: a K×M row-major array, here "
+              "K = 3 and M = 4. In memory, each run of M consecutive elements is one column of A. "
+              "Read as an M×K column-major matrix with leading dimension ldm = M, the same bytes "
+              "are A itself, so load_matrix_sync with wmma::col_major gives the fragment of A "
+              "without moving any data.")
+    cell = 44
+    # memory strip
+    mx, my = (svg.width - M * K * cell) / 2, 70
+    svg.text(svg.width / 2, 24, "memory: the array as stored, addresses increasing →", class_="small muted",
+             text_anchor="middle")
+    for address in range(M * K):
+        k, i = divmod(address, M)
+        x = mx + address * cell
+        box(svg, x, my, cell, cell - 6, K_COLOURS[k], 0.22, 1.2)
+        svg.text(x + cell / 2, my + 24, element(i, k), text_anchor="middle")
+        svg.text(x + cell / 2, my - 8, str(address), class_="tiny muted", text_anchor="middle")
+    for k in range(K):
+        x0, x1 = mx + k * M * cell + 4, mx + (k + 1) * M * cell - 4
+        y = my + cell + 2
+        svg.add("path", d="M%s,%s v6 H%s v-6" % (fmt(x0), fmt(y), fmt(x1)), class_="line",
+                stroke_width=1.2)
+        svg.text((x0 + x1) / 2, y + 24, "column %d of A" % k, class_="tiny muted", text_anchor="middle")
+
+    # left: as stored, K x M row-major
+    lx, ly = 70, 232
+    svg.text(lx, ly - 34, "as stored: Aᵀ, K × M, row-major", class_="bold")
+    svg.text(lx, ly - 14, "row k holds column k of A", class_="small muted")
+    for k in range(K):
+        for i in range(M):
+            x, y = lx + i * cell, ly + k * cell
+            box(svg, x, y, cell, cell, K_COLOURS[k], 0.22, 1.2)
+            svg.text(x + cell / 2, y + 27, element(i, k), text_anchor="middle")
+        svg.arrow(lx + M * cell + 8, ly + k * cell + cell / 2, lx + M * cell + 40, ly + k * cell + cell / 2)
+    svg.text(lx + M * cell / 2, ly + K * cell + 22, "M = 4 columns: stride between rows is M",
+             class_="tiny muted", text_anchor="middle")
+
+    # right: as the fragment reads it, M x K col-major, ldm = M
+    rx, ry = 500, 232
+    svg.text(rx - 60, ry - 34, "as read: A, M × K, col_major, ldm = M", class_="bold")
+    svg.text(rx - 60, ry - 14, "column k starts at address k·ldm", class_="small muted")
+    for i in range(M):
+        for k in range(K):
+            x, y = rx + k * cell, ry + i * cell
+            box(svg, x, y, cell, cell, K_COLOURS[k], 0.22, 1.2)
+            svg.text(x + cell / 2, y + 27, element(i, k), text_anchor="middle")
+    for k in range(K):
+        svg.arrow(rx + k * cell + cell / 2, ry + M * cell + 6, rx + k * cell + cell / 2, ry + M * cell + 26)
+    svg.text(rx + K * cell + 12, ry + M * cell / 2 + 5, "same bytes,", class_="small muted")
+    svg.text(rx + K * cell + 12, ry + M * cell / 2 + 24, "no copy", class_="small muted")
+    svg.text(395, ry + 60, "=", class_="bold", text_anchor="middle", font_size=32)
+
+    # the two lines of code that say it
+    code_y = 468
+    svg.text(24, code_y, "wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::col_major> a_frag;",
+             class_="mono")
+    svg.text(24, code_y + 22, "wmma::load_matrix_sync(a_frag, a_t + k0 * M + i0, M);  // tile at (i0, k0)",
+             class_="mono")
+    return svg
+
+
+# ---------------------------------------------------------------------------
+# (iv) the cp.async pipeline over time
+
+def pipeline():
+    stages, tiles = STAGES, 8
+    unit, left, top = 88, 96, 62
+    row_h, row_gap = 36, 14
+    start = -1                                   # the prologue starts one step before k = 0
+    width = left + (tiles - start) * unit + 30
+    bottom = top + stages * (row_h + row_gap) - row_gap
+    svg = Svg(width, bottom + 150,
+              "The cp.async copy pipeline with %d stages" % stages,
+              "Time runs left to right in steps of the k loop. Each row is one of the %d "
+              "shared-memory stages. Before the loop, the copies of slabs 0 to %d are issued. "
+              "In step k the block waits for slab k (copy_async_wait and __syncthreads), issues "
+              "the copy of slab k+%d into the stage that slab k-1 used, and the warps compute "
+              "on slab k; so the copies of slabs k+1 to k+%d are in flight while slab k is "
+              "computed. At the end nothing is left to copy and the pipeline drains."
+              % (stages, stages - 2, stages - 1, stages - 1))
+
+    def t2x(t):
+        return left + (t - start) * unit
+
+    # iteration columns and the synchronisation points between them
+    svg.text(t2x(start) + unit / 2, top - 16, "prologue", class_="small muted", text_anchor="middle")
+    for k in range(tiles):
+        svg.text(t2x(k) + unit / 2, top - 16, "k = %d" % k, class_="small", text_anchor="middle")
+    for t in range(0, tiles + 1):
+        svg.line(t2x(t), top - 8, t2x(t), bottom + 8, class_="faint", stroke_dasharray="3 3")
+    highlight = 3
+    svg.rect(t2x(highlight), top - 34, unit, bottom - top + 50, fill=BLUE, fill_opacity=0.08)
+    # rows: each stage alternates "copy slab j" (S-1 steps) and "compute on slab j" (1 step)
+    for stage in range(stages):
+        y = top + stage * (row_h + row_gap)
+        svg.text(left - 12, y + row_h / 2 + 5, "stage %d" % stage, class_="small", text_anchor="end")
+        for j in range(stage, tiles, stages):
+            issue = -1 if j < stages - 1 else j - (stages - 1)
+            x0, x1 = t2x(issue) + 3, t2x(j) - 3
+            svg.rect(x0, y, x1 - x0, row_h, rx=5, fill="url(#hatch)", stroke=ORANGE, stroke_width=1.6)
+            svg.rect(x0, y, x1 - x0, row_h, rx=5, fill=ORANGE, fill_opacity=0.16)
+            label = "copy slab %d" % j if x1 - x0 > 110 else "copy %d" % j
+            svg.text((x0 + x1) / 2, y + row_h / 2 + 5, label, class_="small", text_anchor="middle")
+            c0, c1 = t2x(j) + 3, t2x(j + 1) - 3
+            svg.rect(c0, y, c1 - c0, row_h, rx=5, fill=BLUE, fill_opacity=0.55, stroke=BLUE, stroke_width=1.6)
+            svg.text((c0 + c1) / 2, y + row_h / 2 + 5, "mma %d" % j, class_="small bold", text_anchor="middle")
+    svg.text(t2x(0), bottom + 26,
+             "each dashed line: copy_async_wait<STAGES - 2> and __syncthreads; then the next copy is issued",
+             class_="tiny muted")
+    # annotation for the highlighted step
+    note_y = bottom + 62
+    in_flight = ", ".join(str(j) for j in range(highlight + 1, highlight + stages - 1)) + \
+        " and %d" % (highlight + stages - 1)
+    svg.text(t2x(highlight) + unit / 2, note_y, "step k = %d:" % highlight, class_="small bold",
+             text_anchor="middle")
+    svg.text(t2x(highlight) + unit / 2, note_y + 20,
+             "the warps compute on slab %d while the copies of slabs %s are in flight"
+             % (highlight, in_flight), class_="small", text_anchor="middle")
+    # legend
+    ly = note_y + 50
+    svg.rect(left, ly, 30, 18, rx=4, fill="url(#hatch)", stroke=ORANGE, stroke_width=1.6)
+    svg.rect(left, ly, 30, 18, rx=4, fill=ORANGE, fill_opacity=0.16)
+    svg.text(left + 40, ly + 14, "cp.async copy, global → shared memory, in flight", class_="small")
+    svg.rect(left + 420, ly, 30, 18, rx=4, fill=BLUE, fill_opacity=0.55, stroke=BLUE, stroke_width=1.6)
+    svg.text(left + 460, ly + 14, "the warps' mma_sync calls on the slab", class_="small")
+    return svg
+
+
+FIGURES = {
+    "tiling.svg": tiling,
+    "padding.svg": padding,
+    "transpose.svg": transpose,
+    "pipeline.svg": pipeline,
+}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=HERE, help="output folder (default: next to this script)")
+    parser.add_argument("--check", action="store_true", help="exit 1 if a file differs; write nothing")
+    args = parser.parse_args(argv)
+    stale = []
+    for name, draw in FIGURES.items():
+        text = draw().render()
+        path = os.path.join(args.out, name)
+        try:
+            with open(path, encoding="utf-8") as existing:
+                current = existing.read()
+        except FileNotFoundError:
+            current = None
+        if current == text:
+            continue
+        if args.check:
+            stale.append(name)
+            continue
+        os.makedirs(args.out, exist_ok=True)
+        temporary = path + ".tmp"
+        with open(temporary, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+        os.replace(temporary, path)
+        print("wrote", path)
+    if stale:
+        print("stale (run python3 docs/figures/make_figures.py):", " ".join(stale), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

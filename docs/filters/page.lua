@@ -1,0 +1,66 @@
+--[[
+page.lua -- small layout fixes for the woven page.
+
+* Tables are wrapped in <div class="table-wrap"> so a wide table scrolls
+  inside its own box instead of widening the page on a phone.
+* Figures (an image alone in a paragraph, with a caption) keep pandoc's
+  <figure> markup, but the image sits in <div class="figure-body"> so that a
+  detailed figure can keep a minimum width and scroll on narrow screens while
+  its caption wraps normally. An optional alt attribute gives a longer text
+  alternative than the caption:
+      ![Caption shown under the figure.](docs/figures/tiles.svg){alt="What the figure shows, in words."}
+* A paragraph holding only a display equation becomes
+  <div class="math-display">, which scrolls instead of widening the page.
+* The page gets a <title> even when the document has none.
+]]
+
+function Table(table)
+  return pandoc.Div({table}, pandoc.Attr("", {"table-wrap"}))
+end
+
+-- A paragraph that is only a display equation becomes <div class="math-display">,
+-- which scrolls sideways when the equation is wider than the column.
+local function only_display_math(para)
+  local found = false
+  for _, inline in ipairs(para.content) do
+    if inline.t == "Math" and inline.mathtype == "DisplayMath" then
+      found = true
+    elseif inline.t ~= "Space" and inline.t ~= "SoftBreak" and inline.t ~= "LineBreak" then
+      return false
+    end
+  end
+  return found
+end
+
+-- pandoc 2.17 marks an implicit figure as a paragraph holding one image
+-- whose title starts with "fig:".
+function Para(para)
+  if only_display_math(para) then
+    return pandoc.Div({pandoc.Plain(para.content)}, pandoc.Attr("", {"math-display"}))
+  end
+  if #para.content ~= 1 or para.content[1].t ~= "Image" then return nil end
+  local image = para.content[1]
+  if image.title:sub(1, 4) ~= "fig:" then return nil end
+  local caption = image.caption
+  local alt = image.attributes["alt"] or pandoc.utils.stringify(caption)
+  image.attributes["alt"] = nil
+  local figure_id = image.identifier
+  image.identifier = ""
+  local img = pandoc.Image({pandoc.Str(alt)}, image.src, "", image.attr)
+  local open = figure_id ~= "" and ('<figure id="' .. figure_id .. '">') or "<figure>"
+  return {
+    pandoc.RawBlock("html", open),
+    pandoc.Div({pandoc.Plain({img})}, pandoc.Attr("", {"figure-body"})),
+    pandoc.RawBlock("html", "<figcaption>"),
+    pandoc.Plain(caption),
+    pandoc.RawBlock("html", "</figcaption>\n</figure>"),
+  }
+end
+
+function Meta(meta)
+  if meta.title == nil and meta.pagetitle == nil then
+    meta.pagetitle = "gemm.md"
+    return meta
+  end
+  return nil
+end

@@ -1,0 +1,978 @@
+#!/usr/bin/env python3
+"""make gpu-test: every configuration of out/gemm at awkward sizes, on a GPU.
+
+What it does, in one call that must stay under ten minutes:
+
+  1. tangles once, then builds every configuration in parallel
+     (7 type pairs x their WMMA shapes = 17, x 4 transpositions = 68 binaries,
+     out/cfg/<TYPE>_<MNK>_ta<A>_tb<B>/gemm, through the Makefile);
+  2. runs each binary as soon as it is built, one process at a time on the
+     GPU: sizes 1 1 1, 127 253 61, 1000 777 333, 1024 1024 1024 with both
+     kernels and non-trivial alpha/beta, one run with the defaults, and
+     4096^3 with --verify=gpu (fast kernel; naive only for the default
+     shape and transposition); exit status 0 pass, 1 verification failure,
+     anything else an error;
+  3. an independent check: runs with --dump and recomputes the result in
+     NumPy (tests/npy_check.py);
+  4. compute-sanitizer memcheck, racecheck, initcheck and synccheck at a small
+     ragged size, up to --san-jobs at a time, alongside the runs;
+  5. failure paths: device memory exhausted (exit 4), bad usage (exit 2), no
+     GPU visible (exit 3), an unwritable --dump (exit 6), plus --help,
+     --self-test, --peak, --format=csv/text, --print, --cublas, determinism;
+  6. prints a summary table and `gpu-test: N passed, N failed`; exits 1 on any
+     failure (a check that did not run counts as failed).  The full log and a
+     CSV of every check go to --out (default out/gpu-test/).
+
+A budget (--budget, seconds) stops starting new work so that the summary is
+always printed; --quick keeps the essential part.  Standard library only
+(NumPy for the .npy check, which is reported as failed when NumPy is absent).
+
+Usage: python3 tests/gpu_test.py [--quick] [--jobs N] [--out DIR] [--types T,T]
+"""
+
+import argparse
+import concurrent.futures
+import csv
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+TYPE_PAIRS = ("F16_IN_F32_OUT", "F16_IN_OUT", "U8_IN_I32_OUT", "I8_IN_I32_OUT",
+              "BF16_IN_F32_OUT", "TF32_IN_F32_OUT", "F64_IN_OUT")
+SIXTEEN_BIT_SHAPES = ("16x16x16", "32x8x16", "8x32x16")
+SHAPES = {
+    "F16_IN_F32_OUT": SIXTEEN_BIT_SHAPES, "F16_IN_OUT": SIXTEEN_BIT_SHAPES,
+    "U8_IN_I32_OUT": SIXTEEN_BIT_SHAPES, "I8_IN_I32_OUT": SIXTEEN_BIT_SHAPES,
+    "BF16_IN_F32_OUT": SIXTEEN_BIT_SHAPES, "TF32_IN_F32_OUT": ("16x16x8",),
+    "F64_IN_OUT": ("8x8x4",),
+}
+INTEGER_TYPES = ("U8_IN_I32_OUT", "I8_IN_I32_OUT")
+TRANSPOSITIONS = ((0, 0), (0, 1), (1, 0), (1, 1))
+KERNELS = ("fast", "naive")
+KERNEL_ALIASES = {"fast": ("fast", "d_gemm"), "naive": ("naive", "d_gemm_naive")}
+
+SIZES_FULL = ((1, 1, 1), (127, 253, 61), (1000, 777, 333), (1024, 1024, 1024))
+SIZES_QUICK = ((127, 253, 61), (1024, 1024, 1024))
+BIG = (4096, 4096, 4096)
+SANITIZER_SIZE = (67, 45, 29)
+NPY_SIZE = (127, 253, 61)
+OOM_SIZE = (200000, 200000, 64)
+
+TIMEOUT_RUN = 90
+TIMEOUT_BIG = 180
+TIMEOUT_SANITIZER = 300
+TIMEOUT_BUILD = 400
+GRACE = 40  # seconds past the budget that already running work may take
+
+
+def alpha_beta(type_pair):
+    return ("2", "-1") if type_pair in INTEGER_TYPES else ("1.5", "-0.5")
+
+
+def normalize(text):
+    return re.sub(r"[^0-9a-z]", "", str(text).lower().replace("mnk_", ""))
+
+
+def parse_kv(stdout):
+    """The last line of key=value tokens that has mode= or result=."""
+    for line in reversed(stdout.splitlines()):
+        if "mode=" in line or "result=" in line:
+            pairs = {}
+            for token in line.split():
+                if "=" in token:
+                    key, value = token.split("=", 1)
+                    pairs[key] = value
+            if pairs:
+                return pairs
+    return None
+
+
+def to_float(text):
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        return None
+
+
+def first_line(text, limit=160):
+    for line in text.splitlines():
+        if line.strip():
+            return line.strip()[:limit]
+    return ""
+
+
+class Config:
+    def __init__(self, type_pair, mnk, transpose_a, transpose_b):
+        self.type = type_pair
+        self.mnk = mnk
+        self.ta = transpose_a
+        self.tb = transpose_b
+        self.name = "%s_%s_ta%d_tb%d" % (type_pair, mnk, transpose_a, transpose_b)
+        self.binary = os.path.join("out", "cfg", self.name, "gemm")
+        self.default_shape = mnk == SHAPES[type_pair][0]
+
+    def row_key(self):
+        return (self.type, self.mnk)
+
+
+class Record:
+    FIELDS = ("kind", "config", "type", "mnk", "ta", "tb", "label", "kernel", "m", "n", "k",
+              "status", "rc", "expect", "ratio", "max_err", "bound", "errors", "seconds", "detail", "command")
+
+    def __init__(self, kind, config=None, label="", **fields):
+        self.kind = kind
+        self.config = config
+        self.label = label
+        self.status = "fail"
+        self.rc = ""
+        self.expect = ""
+        self.kernel = ""
+        self.m = self.n = self.k = ""
+        self.ratio = None
+        self.max_err = ""
+        self.bound = ""
+        self.errors = ""
+        self.seconds = 0.0
+        self.detail = ""
+        self.command = ""
+        for key, value in fields.items():
+            setattr(self, key, value)
+
+    @property
+    def passed(self):
+        return self.status == "pass"
+
+    def row(self):
+        config = self.config
+        values = {
+            "kind": self.kind, "config": config.name if config else "",
+            "type": config.type if config else "", "mnk": config.mnk if config else "",
+            "ta": config.ta if config else "", "tb": config.tb if config else "",
+            "label": self.label, "kernel": self.kernel, "m": self.m, "n": self.n, "k": self.k,
+            "status": self.status, "rc": self.rc, "expect": self.expect,
+            "ratio": "" if self.ratio is None else "%.4g" % self.ratio,
+            "max_err": self.max_err, "bound": self.bound, "errors": self.errors,
+            "seconds": "%.2f" % self.seconds, "detail": self.detail, "command": self.command,
+        }
+        return [values[f] for f in self.FIELDS]
+
+
+class Outcome:
+    def __init__(self, rc, stdout, stderr, seconds, skipped=None):
+        self.rc = rc            # int, or "timeout" / "skipped" / "error"
+        self.stdout = stdout
+        self.stderr = stderr
+        self.seconds = seconds
+        self.skipped = skipped  # reason when the command never ran
+
+
+class Tester:
+    def __init__(self, args):
+        self.args = args
+        self.root = args.root
+        self.out = args.out if os.path.isabs(args.out) else os.path.join(self.root, args.out)
+        self.start = time.monotonic()
+        self.deadline = self.start + args.budget
+        self.hard_stop = self.deadline + GRACE
+        self.lock = threading.Lock()
+        self.records = []
+        self.processes = set()
+        self.aborted = threading.Event()
+        self.log_file = None
+        self.gpu = "unknown GPU"
+        self.sanitizer = None
+        self.builds = {}
+        self.phase_seconds = {}
+
+    # ---------------------------------------------------------------- utilities
+    def elapsed(self):
+        return time.monotonic() - self.start
+
+    def say(self, text):
+        with self.lock:
+            print(text, flush=True)
+            if self.log_file:
+                self.log_file.write(text + "\n")
+                self.log_file.flush()
+
+    def log(self, text):
+        with self.lock:
+            if self.log_file:
+                self.log_file.write(text + "\n")
+                self.log_file.flush()
+
+    def add(self, record):
+        with self.lock:
+            self.records.append(record)
+        return record
+
+    def execute(self, argv, timeout, env=None, log=True, log_limit=6000):
+        """Run argv (cwd = repo root) with a timeout capped by the budget."""
+        if self.aborted.is_set():
+            return Outcome("skipped", "", "", 0.0, skipped="aborted")
+        now = time.monotonic()
+        if now > self.deadline:
+            return Outcome("skipped", "", "", 0.0, skipped="budget of %ds used up" % self.args.budget)
+        limit = min(timeout, self.hard_stop - now)
+        started = time.monotonic()
+        try:
+            process = subprocess.Popen(argv, cwd=self.root, env=env, stdin=subprocess.DEVNULL,
+                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                       start_new_session=True)
+        except OSError as error:
+            return Outcome("error", "", "cannot start %s: %s" % (argv[0], error), 0.0)
+        with self.lock:
+            self.processes.add(process)
+        try:
+            stdout, stderr = process.communicate(timeout=limit)
+            rc = process.returncode
+        except subprocess.TimeoutExpired:
+            self._kill(process)
+            stdout, stderr = process.communicate()
+            rc = "timeout"
+        finally:
+            with self.lock:
+                self.processes.discard(process)
+        seconds = time.monotonic() - started
+        stdout = stdout.decode("utf-8", "replace")
+        stderr = stderr.decode("utf-8", "replace")
+        if rc == "timeout":
+            stderr += "\n[killed after %.0f s]" % seconds
+        if log:
+            text = "$ %s\n  rc=%s  %.2fs\n" % (" ".join(shlex.quote(a) for a in argv), rc, seconds)
+            if stdout.strip():
+                text += "  stdout: " + stdout[-log_limit:].rstrip().replace("\n", "\n          ") + "\n"
+            if stderr.strip():
+                text += "  stderr: " + stderr[-log_limit:].rstrip().replace("\n", "\n          ") + "\n"
+            self.log(text)
+        return Outcome(rc, stdout, stderr, seconds)
+
+    def _kill(self, process):
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def abort(self):
+        self.aborted.set()
+        with self.lock:
+            processes = list(self.processes)
+        for process in processes:
+            self._kill(process)
+
+    def binary_path(self, config):
+        return os.path.join(self.root, config.binary)
+
+    def build_ok(self, config):
+        future = self.builds.get(config.name)
+        if future is None:
+            return False
+        try:
+            return future.result()
+        except Exception:
+            return False
+
+    # ---------------------------------------------------------------- set-up
+    def gpu_info(self):
+        smi = shutil.which("nvidia-smi")
+        if smi:
+            outcome = self.execute([smi, "--query-gpu=name,driver_version,memory.total",
+                                    "--format=csv,noheader"], 30)
+            if outcome.rc == 0 and outcome.stdout.strip():
+                self.gpu = outcome.stdout.strip().splitlines()[0]
+        else:
+            self.gpu = "no nvidia-smi"
+
+    def find_sanitizer(self):
+        candidates = [self.args.sanitizer] if self.args.sanitizer else []
+        candidates.append(shutil.which("compute-sanitizer"))
+        nvcc = shutil.which("nvcc")
+        if nvcc:
+            candidates.append(os.path.join(os.path.dirname(os.path.realpath(nvcc)), "compute-sanitizer"))
+        for home in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
+            if home:
+                candidates.append(os.path.join(home, "bin", "compute-sanitizer"))
+        for candidate in candidates:
+            if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+                return candidate
+        return None
+
+    def tangle(self):
+        outcome = self.execute(["make", "-s", "out/gemm.cu"], 120)
+        if outcome.rc != 0:
+            self.say("gpu-test: 'make out/gemm.cu' failed (%s); trying python3 tangle.py" % first_line(outcome.stderr))
+            outcome = self.execute([sys.executable, "tangle.py"], 120)
+        return outcome.rc == 0 and os.path.isfile(os.path.join(self.root, "out", "gemm.cu"))
+
+    # ---------------------------------------------------------------- builds
+    def build(self, config):
+        record = self.add(Record("build", config, label="make %s" % config.name))
+        directory = os.path.dirname(self.binary_path(config))
+        os.makedirs(directory, exist_ok=True)
+        argv = ["make", "-s", "BIN=%s" % config.binary, "TYPE=%s" % config.type, "MNK=%s" % config.mnk,
+                "TRANSPOSE_A=%d" % config.ta, "TRANSPOSE_B=%d" % config.tb] + self.args.make_arg
+        record.command = " ".join(argv)
+        if self.args.no_build:
+            ok = os.access(self.binary_path(config), os.X_OK)
+            record.status = "pass" if ok else "fail"
+            record.detail = "" if ok else "--no-build and no binary"
+            return ok
+        outcome = self.execute(argv, TIMEOUT_BUILD, log=False)
+        record.seconds = outcome.seconds
+        record.rc = outcome.rc
+        log_path = os.path.join(self.out, "build", config.name + ".log")
+        with open(log_path, "w") as handle:
+            handle.write("$ %s\nrc=%s %.1fs\n%s\n%s" % (record.command, outcome.rc, outcome.seconds,
+                                                       outcome.stdout, outcome.stderr))
+        ok = outcome.rc == 0 and os.access(self.binary_path(config), os.X_OK)
+        if ok:
+            record.status = "pass"
+        else:
+            record.status = "skip" if outcome.skipped else "fail"
+            errors = [l for l in (outcome.stderr + outcome.stdout).splitlines() if "error" in l.lower()]
+            record.detail = outcome.skipped or (errors[0][:200] if errors else first_line(outcome.stderr)) \
+                or "rc=%s, no binary" % outcome.rc
+            record.detail += " (log: %s)" % os.path.relpath(log_path, self.root)
+        self.log("build %s: %s %.1fs %s" % (config.name, record.status, outcome.seconds, record.detail))
+        return ok
+
+    # ---------------------------------------------------------------- gemm runs
+    def gemm_run(self, config, kernel, size, extra, label, timeout=TIMEOUT_RUN, expect_verify=True,
+                 alpha=None, beta=None):
+        """One verified run; the kv line must agree with what was asked for."""
+        record = self.add(Record("run", config, label=label, kernel=kernel,
+                                 m=size[0], n=size[1], k=size[2], expect=0))
+        if not self.build_ok(config):
+            record.detail = "not run: build failed"
+            return record
+        argv = [self.binary_path(config), "--kernel=%s" % kernel, "--format=kv",
+                "--iterations=1", "--warmup=0"] + list(extra) + [str(s) for s in size]
+        record.command = " ".join([config.binary] + argv[1:])
+        outcome = self.execute(argv, timeout)
+        record.seconds = outcome.seconds
+        record.rc = outcome.rc
+        if outcome.skipped:
+            record.status = "skip"
+            record.detail = "not run: " + outcome.skipped
+            return record
+        kv = parse_kv(outcome.stdout)
+        problems = []
+        if outcome.rc == 1:
+            record.status = "fail"
+            problems.append("verification failed (exit 1)")
+        elif outcome.rc != 0:
+            record.status = "error"
+            problems.append("exit %s: %s" % (outcome.rc, first_line(outcome.stderr) or first_line(outcome.stdout)))
+        if kv is None:
+            if outcome.rc == 0:
+                problems.append("no kv line on stdout")
+        else:
+            problems += self.compare_kv(config, kernel, size, kv, expect_verify, alpha, beta)
+            record.max_err = kv.get("max_err", "")
+            record.bound = kv.get("bound", "")
+            error, bound = to_float(record.max_err), to_float(record.bound)
+            if error is not None and bound is not None:
+                if bound > 0:
+                    record.ratio = error / bound
+                elif error == 0:
+                    record.ratio = 0.0
+                else:
+                    record.ratio = float("inf")
+            if record.ratio is not None and record.ratio > 1:
+                if kv.get("result") == "pass":
+                    problems.append("max_err %s > bound %s but result=pass" % (record.max_err, record.bound))
+                problems.append("worst at (%s,%s)" % (kv.get("worst_i"), kv.get("worst_j")))
+        if not problems and outcome.rc == 0:
+            record.status = "pass"
+        record.detail = "; ".join(problems)
+        return record
+
+    def compare_kv(self, config, kernel, size, kv, expect_verify, alpha, beta):
+        problems = []
+        if kv.get("mode", "gemm") != "gemm":
+            problems.append("mode=%s" % kv.get("mode"))
+        for key, want in (("m", size[0]), ("n", size[1]), ("k", size[2])):
+            if key not in kv:
+                problems.append("kv lacks %s" % key)
+            elif to_float(kv[key]) != want:
+                problems.append("%s=%s, asked %s" % (key, kv[key], want))
+        if "type" in kv and normalize(kv["type"]) != normalize(config.type):
+            problems.append("type=%s, built %s" % (kv["type"], config.type))
+        if "mnk" in kv and normalize(kv["mnk"]) != normalize(config.mnk):
+            problems.append("mnk=%s, built %s" % (kv["mnk"], config.mnk))
+        for key, want in (("transpose_a", config.ta), ("transpose_b", config.tb)):
+            if key in kv and to_float(kv[key]) != want:
+                problems.append("%s=%s, built %d" % (key, kv[key], want))
+        if "kernel" in kv and kv["kernel"].lower() not in KERNEL_ALIASES[kernel]:
+            problems.append("kernel=%s, asked %s" % (kv["kernel"], kernel))
+        for key, want in (("alpha", alpha), ("beta", beta)):
+            if want is not None and key in kv and to_float(kv[key]) != float(want):
+                problems.append("%s=%s, asked %s" % (key, kv[key], want))
+        result = kv.get("result")
+        if result is None:
+            problems.append("kv lacks result")
+        elif expect_verify and result != "pass":
+            problems.append("result=%s" % result)
+        for key in ("median_ms", "rate"):
+            value = to_float(kv.get(key))
+            if value is None or value != value or value < 0:
+                problems.append("%s=%s" % (key, kv.get(key)))
+        return problems
+
+    def config_runs(self, config, quick):
+        """All plain runs of one binary, in order."""
+        alpha, beta = alpha_beta(config.type)
+        scaled = ["--alpha=%s" % alpha, "--beta=%s" % beta]
+        sizes = SIZES_QUICK if quick else SIZES_FULL
+        main_config = config.default_shape and config.ta == 0 and config.tb == 0
+        for kernel in KERNELS:
+            for size in sizes:
+                self.gemm_run(config, kernel, size, scaled, "%s %s a=%s b=%s" % (kernel, "x".join(map(str, size)), alpha, beta),
+                              alpha=alpha, beta=beta)
+        if not quick:
+            self.gemm_run(config, "fast", (1000, 777, 333), [], "fast 1000x777x333 defaults", alpha=1, beta=0)
+            if main_config:
+                self.gemm_run(config, "fast", (1000, 777, 333), scaled + ["--verify=cpu"],
+                              "fast 1000x777x333 --verify=cpu", alpha=alpha, beta=beta)
+        if not quick or main_config:
+            self.gemm_run(config, "fast", BIG, scaled + ["--verify=gpu"], "fast 4096^3 --verify=gpu",
+                          timeout=TIMEOUT_BIG, alpha=alpha, beta=beta)
+        if main_config:
+            self.gemm_run(config, "naive", BIG, scaled + ["--verify=gpu"], "naive 4096^3 --verify=gpu",
+                          timeout=TIMEOUT_BIG, alpha=alpha, beta=beta)
+            self.peak_run(config)
+
+    def peak_run(self, config):
+        record = self.add(Record("run", config, label="--peak", kernel="peak", expect=0))
+        if not self.build_ok(config):
+            record.detail = "not run: build failed"
+            return
+        argv = [self.binary_path(config), "--peak", "--format=kv"]
+        record.command = " ".join([config.binary] + argv[1:])
+        outcome = self.execute(argv, TIMEOUT_RUN)
+        record.rc, record.seconds = outcome.rc, outcome.seconds
+        if outcome.skipped:
+            record.status, record.detail = "skip", "not run: " + outcome.skipped
+            return
+        kv = parse_kv(outcome.stdout) or {}
+        rate = to_float(kv.get("rate"))
+        if outcome.rc == 0 and kv.get("mode") == "peak" and rate and rate > 0:
+            record.status = "pass"
+            record.detail = "peak %s %s" % (kv.get("rate"), kv.get("unit", ""))
+        else:
+            record.detail = "exit %s mode=%s rate=%s %s" % (outcome.rc, kv.get("mode"), kv.get("rate"),
+                                                         first_line(outcome.stderr))
+
+    # ---------------------------------------------------------------- npy
+    def npy_check(self, config, kernel):
+        alpha, beta = alpha_beta(config.type)
+        record = self.add(Record("npy", config, label="npy %s ta%d tb%d" % (kernel, config.ta, config.tb),
+                                 kernel=kernel, m=NPY_SIZE[0], n=NPY_SIZE[1], k=NPY_SIZE[2], expect=0))
+        if not self.build_ok(config):
+            record.detail = "not run: build failed"
+            return
+        directory = os.path.join(self.out, "npy")
+        prefix = os.path.join(directory, "%s_%s" % (config.name, kernel))
+        for suffix in ("A", "B", "C_in", "C_out"):
+            try:
+                os.remove("%s_%s.npy" % (prefix, suffix))
+            except FileNotFoundError:
+                pass
+        argv = [self.binary_path(config), "--kernel=%s" % kernel, "--format=kv", "--iterations=1", "--warmup=0",
+                "--alpha=%s" % alpha, "--beta=%s" % beta, "--dump=%s" % prefix] + [str(s) for s in NPY_SIZE]
+        record.command = " ".join([config.binary] + argv[1:])
+        outcome = self.execute(argv, TIMEOUT_RUN)
+        record.rc, record.seconds = outcome.rc, outcome.seconds
+        if outcome.skipped:
+            record.status, record.detail = "skip", "not run: " + outcome.skipped
+            return
+        if outcome.rc != 0:
+            record.detail = "dump run exit %s: %s" % (outcome.rc, first_line(outcome.stderr))
+            return
+        try:
+            sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+            import npy_check
+        except ImportError as error:
+            record.detail = "cannot import numpy/npy_check: %s" % error
+            return
+        try:
+            result = npy_check.check(prefix, config.type, float(alpha), float(beta), config.ta, config.tb,
+                                     mnk=config.mnk, expect_mnk_size=NPY_SIZE)
+        except Exception as error:  # report, never crash the whole run
+            record.detail = "npy_check raised %s: %s" % (type(error).__name__, error)
+            return
+        record.ratio = result.worst_ratio
+        record.max_err = "%.4g" % result.max_abs_err
+        record.status = "pass" if result.ok else "fail"
+        record.detail = result.message()
+        self.log("npy %s %s: %s" % (config.name, kernel, record.detail))
+
+    # ---------------------------------------------------------------- sanitizers
+    def sanitizer_run(self, config, tool, kernel, verify="cpu"):
+        alpha, beta = alpha_beta(config.type)
+        label = "%s %s%s" % (tool, kernel, "" if verify == "cpu" else " --verify=" + verify)
+        record = self.add(Record("sanitizer", config, label=label, kernel=kernel, m=SANITIZER_SIZE[0],
+                                 n=SANITIZER_SIZE[1], k=SANITIZER_SIZE[2], expect=0))
+        if not self.build_ok(config):
+            record.detail = "not run: build failed"
+            return
+        if not self.sanitizer:
+            record.detail = "compute-sanitizer not found"
+            return
+        argv = [self.sanitizer, "--tool", tool]
+        if tool == "memcheck":
+            argv += ["--leak-check", "full"]
+        argv += [self.binary_path(config), "--kernel=%s" % kernel, "--format=kv", "--iterations=1", "--warmup=0",
+                 "--verify=%s" % verify, "--alpha=%s" % alpha, "--beta=%s" % beta] + [str(s) for s in SANITIZER_SIZE]
+        record.command = " ".join(["compute-sanitizer"] + argv[1:])
+        outcome = self.execute(argv, TIMEOUT_SANITIZER, log=False)
+        record.rc, record.seconds = outcome.rc, outcome.seconds
+        if outcome.skipped:
+            record.status, record.detail = "skip", "not run: " + outcome.skipped
+            return
+        log_path = os.path.join(self.out, "sanitizer", "%s_%s_%s_%s.log" % (config.name, tool, kernel, verify))
+        text = outcome.stdout + "\n" + outcome.stderr
+        with open(log_path, "w") as handle:
+            handle.write("$ %s\nrc=%s %.1fs\n%s" % (record.command, outcome.rc, outcome.seconds, text))
+        errors = [int(n) for n in re.findall(r"ERROR SUMMARY:\s*(\d+) error", text)]
+        races = re.findall(r"RACECHECK SUMMARY:\s*(\d+) hazards? displayed\s*\((\d+) errors?,\s*(\d+) warnings?\)", text)
+        count = sum(errors) + sum(int(r[1]) for r in races)
+        warnings = sum(int(r[2]) for r in races)
+        record.errors = count
+        problems = []
+        if not errors and not races:
+            problems.append("no sanitizer summary")
+        if count:
+            problems.append("%d errors" % count)
+        if warnings:
+            problems.append("%d racecheck warnings (not counted as errors)" % warnings)
+        if outcome.rc != 0:
+            problems.append("exit %s" % outcome.rc)
+        if "not supported" in text.lower():
+            problems.append("device not supported by compute-sanitizer")
+        record.status = "pass" if (errors or races) and count == 0 and outcome.rc == 0 else "fail"
+        if record.status == "fail":
+            first_error = next((l.strip() for l in text.splitlines()
+                                if l.startswith("=========") and ("Invalid" in l or "Hazard" in l
+                                                                 or "Uninitialized" in l or "error" in l.lower())
+                                and "SUMMARY" not in l), "")
+            if first_error:
+                problems.append(first_error[:160])
+        problems.append("log: %s" % os.path.relpath(log_path, self.root))
+        record.detail = "; ".join(problems)
+        self.log("sanitizer %s %s: %s %.1fs %s" % (config.name, label, record.status, outcome.seconds, record.detail))
+
+    # ---------------------------------------------------------------- failure paths
+    def expect_exit(self, config, label, args, expect, env_update=None, check=None, timeout=TIMEOUT_RUN):
+        """Run with args and compare the exit status; errors must be one stderr line 'gemm: ...'."""
+        record = self.add(Record("path", config, label=label, expect=expect))
+        if not self.build_ok(config):
+            record.detail = "not run: build failed"
+            return record
+        env = None
+        if env_update is not None:
+            env = dict(os.environ)
+            env.update(env_update)
+        argv = [self.binary_path(config)] + list(args)
+        prefix = " ".join("%s=%s" % item for item in (env_update or {}).items())
+        record.command = (prefix + " " if prefix else "") + " ".join([config.binary] + list(args))
+        outcome = self.execute(argv, timeout, env=env)
+        record.rc, record.seconds = outcome.rc, outcome.seconds
+        if outcome.skipped:
+            record.status, record.detail = "skip", "not run: " + outcome.skipped
+            return record
+        problems = []
+        if outcome.rc != expect:
+            problems.append("exit %s, want %s" % (outcome.rc, expect))
+        stderr_lines = [l for l in outcome.stderr.splitlines() if l.strip()]
+        if expect not in (0, 1):
+            if len(stderr_lines) != 1:
+                problems.append("%d stderr lines, want 1" % len(stderr_lines))
+            if not stderr_lines or not stderr_lines[0].startswith("gemm: "):
+                problems.append("stderr does not start with 'gemm: '")
+        if check:
+            problems += check(outcome)
+        record.status = "pass" if not problems else "fail"
+        message = stderr_lines[0] if stderr_lines else first_line(outcome.stdout)
+        record.detail = "; ".join(problems + ['"%s"' % message[:110]])
+        return record
+
+    def failure_paths(self, default, unsigned, signed_int):
+        small = ["16", "16", "16"]
+        quiet = ["--iterations=1", "--warmup=0"]
+        for label, args in (
+                ("usage: unknown kernel", ["--kernel=bogus"] + small),
+                ("usage: two sizes", ["16", "16"]),
+                ("usage: non-numeric size", ["16", "x", "16"]),
+                ("usage: zero size", ["0", "16", "16"]),
+                ("usage: unknown option", ["--no-such-option"] + small),
+                ("usage: bad --verify", ["--verify=maybe"] + small),
+                ("usage: bad --format", ["--format=xml"] + small),
+                ("usage: bad --iterations", ["--iterations=abc"] + small),
+                ("usage: --print 64^3", ["--print", "64", "64", "64"])):
+            self.expect_exit(default, label, args, 2)
+        self.expect_exit(signed_int, "usage: --alpha=1.5 on I8", ["--alpha=1.5"] + small, 2)
+        self.expect_exit(default, "no GPU visible", ["--format=kv"] + quiet + small, 3,
+                         env_update={"CUDA_VISIBLE_DEVICES": ""})
+        self.expect_exit(default, "dump to missing dir", ["--format=kv", "--dump=/nonexistent-gemm-dir/x"] + quiet + small, 6)
+        self.expect_exit(default, "device memory exhausted %dx%dx%d" % OOM_SIZE,
+                         ["--verify=off", "--format=kv"] + quiet + [str(s) for s in OOM_SIZE], 4, timeout=150)
+
+        def has_stdout(outcome):
+            return [] if outcome.stdout.strip() else ["nothing on stdout"]
+        self.expect_exit(default, "--help", ["--help"], 0, check=has_stdout)
+        self.expect_exit(default, "--self-test", ["--self-test"], 0)
+
+        def csv_two_lines(outcome):
+            lines = [l for l in outcome.stdout.splitlines() if l.strip()]
+            if len(lines) != 2:
+                return ["%d stdout lines, want header + 1 row" % len(lines)]
+            header, row = next(csv.reader([lines[0]])), next(csv.reader([lines[1]]))
+            if len(header) != len(row):
+                return ["csv header has %d fields, row %d" % (len(header), len(row))]
+            return [] if "result" in header else ["csv header lacks result"]
+        self.expect_exit(default, "--format=csv", ["--format=csv"] + quiet + ["64", "48", "40"], 0, check=csv_two_lines)
+        self.expect_exit(default, "--format=text", quiet + ["100", "90", "80"], 0, check=has_stdout)
+        self.expect_exit(default, "--print 4 5 3", ["--print"] + quiet + ["4", "5", "3"], 0, check=has_stdout)
+
+        def cublas_numeric(outcome):
+            kv = parse_kv(outcome.stdout) or {}
+            rate = to_float(kv.get("cublas_rate"))
+            return [] if rate and rate > 0 else ["cublas_rate=%s" % kv.get("cublas_rate")]
+
+        def cublas_na(outcome):
+            kv = parse_kv(outcome.stdout) or {}
+            return [] if kv.get("cublas_rate") == "na" else ["cublas_rate=%s, want na" % kv.get("cublas_rate")]
+        self.expect_exit(default, "--cublas 512^3", ["--cublas", "--format=kv", "--iterations=2", "--warmup=1",
+                                                      "512", "512", "512"], 0, check=cublas_numeric)
+        self.expect_exit(unsigned, "--cublas on U8 (na)", ["--cublas", "--format=kv"] + quiet + ["256", "256", "256"],
+                         0, check=cublas_na)
+        self.determinism(default)
+
+    def determinism(self, config):
+        record = self.add(Record("path", config, label="determinism: --seed=7 twice, --seed=8", expect=0))
+        if not self.build_ok(config):
+            record.detail = "not run: build failed"
+            return
+        directory = os.path.join(self.out, "npy")
+        contents = []
+        for tag, seed in (("s7a", 7), ("s7b", 7), ("s8", 8)):
+            prefix = os.path.join(directory, "determinism_%s" % tag)
+            outcome = self.execute([self.binary_path(config), "--format=kv", "--iterations=1", "--warmup=0",
+                                    "--seed=%d" % seed, "--dump=%s" % prefix, "33", "17", "21"], TIMEOUT_RUN)
+            record.seconds += outcome.seconds
+            if outcome.skipped:
+                record.status, record.detail = "skip", "not run: " + outcome.skipped
+                return
+            if outcome.rc != 0:
+                record.detail = "seed %d run exit %s %s" % (seed, outcome.rc, first_line(outcome.stderr))
+                return
+            try:
+                with open(prefix + "_A.npy", "rb") as a, open(prefix + "_B.npy", "rb") as b:
+                    contents.append(a.read() + b.read())
+            except OSError as error:
+                record.detail = "cannot read dump: %s" % error
+                return
+        problems = []
+        if contents[0] != contents[1]:
+            problems.append("seed 7 twice gave different inputs")
+        if contents[0] == contents[2]:
+            problems.append("seeds 7 and 8 gave the same inputs")
+        record.status = "pass" if not problems else "fail"
+        record.detail = "; ".join(problems)
+
+    # ---------------------------------------------------------------- plan and run
+    def plan(self):
+        types = self.args.types
+        configs = []
+        for type_pair in types:
+            shapes = SHAPES[type_pair][:1] if self.args.quick else SHAPES[type_pair]
+            for mnk in shapes:
+                for ta, tb in TRANSPOSITIONS:
+                    configs.append(Config(type_pair, mnk, ta, tb))
+        # default shapes first: the sanitizers, npy checks and failure paths need them
+        configs.sort(key=lambda c: (not c.default_shape, SHAPES[c.type].index(c.mnk), c.ta, c.tb,
+                                    types.index(c.type)))
+        return configs
+
+    def run(self):
+        args = self.args
+        for sub in ("build", "sanitizer", "npy"):
+            os.makedirs(os.path.join(self.out, sub), exist_ok=True)
+        self.log_file = open(os.path.join(self.out, "log.txt"), "w")
+        self.gpu_info()
+        self.sanitizer = None if args.skip_sanitizers else self.find_sanitizer()
+        configs = self.plan()
+        by_name = {c.name: c for c in configs}
+        self.say("gpu-test: %s; %d configurations; budget %ds; jobs %d; sanitizer %s; out %s"
+                 % (self.gpu, len(configs), args.budget, args.jobs,
+                    "skipped" if args.skip_sanitizers else (self.sanitizer or "NOT FOUND"),
+                    os.path.relpath(self.out, self.root)))
+        if not args.no_build and not self.tangle():
+            self.say("gpu-test: cannot tangle gemm.md into out/gemm.cu")
+            self.say("gpu-test: 0 passed, 1 failed")
+            return 1
+
+        build_pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs))
+        san_pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.san_jobs))
+        pools = (build_pool, san_pool)
+        try:
+            t0 = time.monotonic()
+            for config in configs:
+                self.builds[config.name] = build_pool.submit(self.build, config)
+            all_builds = list(self.builds.values())
+
+            def builds_done(_):
+                self.phase_seconds["builds (wall)"] = time.monotonic() - t0
+            threading.Thread(target=lambda: (concurrent.futures.wait(all_builds), builds_done(None)),
+                             daemon=True).start()
+
+            default_of = {t: by_name.get("%s_%s_ta0_tb0" % (t, SHAPES[t][0])) for t in args.types}
+            # sanitizers: alongside the plain runs, up to san_jobs at a time
+            san_futures = []
+            if not args.skip_sanitizers:
+                for type_pair in args.types:
+                    main = default_of[type_pair]
+                    transposed = by_name.get("%s_%s_ta1_tb1" % (type_pair, SHAPES[type_pair][0]))
+                    jobs = [(main, "memcheck", "fast", "cpu"), (main, "memcheck", "naive", "cpu"),
+                            (main, "racecheck", "fast", "cpu")]
+                    if not args.quick:
+                        jobs += [(transposed, "memcheck", "fast", "cpu"), (transposed, "memcheck", "naive", "cpu"),
+                                 (main, "initcheck", "fast", "cpu"), (main, "initcheck", "naive", "cpu"),
+                                 (main, "synccheck", "fast", "cpu"), (main, "synccheck", "naive", "cpu"),
+                                 (main, "memcheck", "fast", "gpu")]
+                    for job in jobs:
+                        if job[0] is not None:
+                            san_futures.append(san_pool.submit(self.sanitizer_run, *job))
+
+            # the GPU lane: one process at a time, work picked as its build is ready
+            lane = []
+            for config in configs:
+                if config.default_shape:
+                    lane.append(([config], lambda c=config: self.config_runs(c, args.quick)))
+            for type_pair in args.types:
+                for ta, tb in TRANSPOSITIONS:
+                    config = by_name.get("%s_%s_ta%d_tb%d" % (type_pair, SHAPES[type_pair][0], ta, tb))
+                    if config:
+                        lane.append(([config], lambda c=config: self.npy_check(c, "fast")))
+                main = default_of[type_pair]
+                if main:
+                    lane.append(([main], lambda c=main: self.npy_check(c, "naive")))
+            default = default_of.get("F16_IN_F32_OUT") or next((c for c in default_of.values() if c), None)
+            unsigned = default_of.get("U8_IN_I32_OUT") or default
+            signed_int = default_of.get("I8_IN_I32_OUT") or default
+            if default and not args.skip_failure_paths:
+                needs = list({c.name: c for c in (default, unsigned, signed_int)}.values())
+                lane.append((needs, lambda: self.failure_paths(default, unsigned, signed_int)))
+            for config in configs:
+                if not config.default_shape:
+                    lane.append(([config], lambda c=config: self.config_runs(c, args.quick)))
+
+            t_lane = time.monotonic()
+            self.run_lane(lane, max(1, args.gpu_jobs))
+            self.phase_seconds["GPU lane (wall)"] = time.monotonic() - t_lane
+            t_san = time.monotonic()
+            concurrent.futures.wait(san_futures)
+            self.phase_seconds["sanitizers after lane (wall)"] = time.monotonic() - t_san
+            for future in san_futures + all_builds:
+                if future.exception():
+                    self.add(Record("internal", None, label="worker raised", detail=repr(future.exception())))
+        except KeyboardInterrupt:
+            self.say("gpu-test: interrupted at %.0fs; killing children and summarizing" % self.elapsed())
+            self.abort()
+            with self.lock:
+                for record in self.records:
+                    if record.status != "pass" and not record.detail:
+                        record.detail = "interrupted"
+            self.add(Record("internal", None, label="interrupted",
+                            detail="interrupted (signal) at %.0fs; checks not yet started are not counted" % self.elapsed()))
+        finally:
+            for pool in pools:
+                pool.shutdown(wait=False, cancel_futures=True)
+        return self.summary(configs)
+
+    def run_lane(self, lane, workers):
+        """Run the GPU jobs in order of priority as their builds finish, `workers` at a time."""
+        pending = list(lane)
+        condition = threading.Condition()
+        state = {"last_note": 0.0}
+
+        def take():
+            with condition:
+                while pending:
+                    ready = next((job for job in pending if all(self.builds[c.name].done() for c in job[0])), None)
+                    if ready is not None:
+                        pending.remove(ready)
+                        return ready
+                    condition.wait(timeout=1.0)
+                return None
+
+        def worker():
+            while True:
+                job = take()
+                if job is None:
+                    return
+                job[1]()
+                if self.elapsed() - state["last_note"] > 30:
+                    state["last_note"] = self.elapsed()
+                    self.progress()
+
+        if workers == 1:
+            worker()
+            return
+        threads = [threading.Thread(target=worker, daemon=True) for _ in range(workers)]
+        for thread in threads:
+            thread.start()
+        while any(thread.is_alive() for thread in threads):
+            for thread in threads:
+                thread.join(timeout=0.5)
+
+    def progress(self):
+        with self.lock:
+            records = list(self.records)
+        done = sum(1 for r in records if r.kind != "build")
+        failed = sum(1 for r in records if not r.passed and r.status != "skip")
+        builds = sum(1 for r in records if r.kind == "build" and r.status != "fail")
+        self.say("  [%4.0fs] %d builds ok, %d checks done, %d failed" % (self.elapsed(), builds, done, failed))
+
+    # ---------------------------------------------------------------- summary
+    def summary(self, configs):
+        args = self.args
+        with self.lock:
+            records = list(self.records)
+        csv_path = os.path.join(self.out, "results.csv")
+        with open(csv_path, "w", newline="") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(Record.FIELDS)
+            for record in records:
+                writer.writerow(record.row())
+
+        rows = []
+        seen = []
+        for config in configs:
+            if config.row_key() not in seen:
+                seen.append(config.row_key())
+        width = max([len(t) for t, _ in seen] + [9])
+        header = "%-*s %-8s %6s %9s %9s %6s %14s %6s" % (width, "type pair", "shape", "builds", "runs",
+                                                        "worst", "(npy)", "sanitizers", "npy")
+        rows.append(header)
+        rows.append("%-*s %-8s %6s %9s %9s %6s %14s %6s" % (width, "", "", "", "pass/all", "err/bound",
+                                                            "", "ok/all (errs)", ""))
+
+        def fraction(items):
+            return "%d/%d" % (sum(1 for r in items if r.passed), len(items)) if items else "-"
+
+        def worst(items):
+            values = [r.ratio for r in items if r.ratio is not None]
+            return "%.3g" % max(values) if values else "-"
+
+        for key in seen:
+            mine = [r for r in records if r.config is not None and r.config.row_key() == key]
+            builds = [r for r in mine if r.kind == "build"]
+            runs = [r for r in mine if r.kind == "run"]
+            npys = [r for r in mine if r.kind == "npy"]
+            sans = [r for r in mine if r.kind == "sanitizer"]
+            if sans:
+                errors = sum(int(r.errors) for r in sans if str(r.errors).isdigit())
+                san_text = "%s (%d)" % (fraction(sans), errors)
+            else:
+                san_text = "-"
+            rows.append("%-*s %-8s %6s %9s %9s %6s %14s %6s" % (width, key[0], key[1], fraction(builds),
+                                                                fraction(runs), worst(runs), worst(npys),
+                                                                san_text, fraction(npys)))
+        paths = [r for r in records if r.kind == "path"]
+        failures = [r for r in records if not r.passed and r.kind != "path"]
+        passed = sum(1 for r in records if r.passed)
+        failed = len(records) - passed
+        not_run = sum(1 for r in records if r.status == "skip" or r.detail.startswith("not run"))
+
+        out = ["", "== gpu-test summary: %s ==" % self.gpu]
+        out += rows
+        if paths:
+            out.append("failure paths and options (exit status observed / wanted):")
+            for record in paths:
+                out.append("  %-4s %-44s %7s/%-2s %s" % ("ok" if record.passed else "FAIL", record.label[:44],
+                                                          record.rc, record.expect, record.detail[:120]))
+        if failures:
+            # builds and real failures first, then what did not run, grouped per configuration
+            skipped = [r for r in failures if r.detail.startswith("not run")]
+            real = [r for r in failures if not r.detail.startswith("not run")]
+            real.sort(key=lambda r: r.kind != "build")
+            lines = []
+            for record in real:
+                name = record.config.name if record.config else ""
+                lines.append("  %s %s [%s] %s" % (name, record.label, record.status, record.detail[:220]))
+            groups = {}
+            for record in skipped:
+                names = groups.setdefault(record.detail, [])
+                names.append(record.config.name if record.config else "-")
+            for detail, names in groups.items():
+                distinct = sorted(set(names))
+                lines.append("  %d checks %s, in %d configuration(s): %s%s" % (
+                    len(names), detail, len(distinct), ", ".join(distinct[:3]), ", ..." if len(distinct) > 3 else ""))
+            limit = args.show_failures
+            out.append("failures (%d%s):" % (len(failures), ", %d lines of %d shown" % (limit, len(lines))
+                                            if len(lines) > limit else ""))
+            out += lines[:limit]
+        timing = ", ".join("%s %.0fs" % item for item in self.phase_seconds.items())
+        run_seconds = sum(r.seconds for r in records if r.kind in ("run", "npy", "path"))
+        san_seconds = sum(r.seconds for r in records if r.kind == "sanitizer")
+        build_seconds = sum(r.seconds for r in records if r.kind == "build")
+        out.append("time: total %.0fs; %s; summed: builds %.0fs, GPU runs %.0fs, sanitizers %.0fs"
+                   % (self.elapsed(), timing, build_seconds, run_seconds, san_seconds))
+        out.append("logs: %s, %s, %s/{build,sanitizer}/" % (os.path.relpath(os.path.join(self.out, "log.txt"), self.root),
+                                                           os.path.relpath(csv_path, self.root),
+                                                           os.path.relpath(self.out, self.root)))
+        if not_run:
+            out.append("%d checks not run (build failure, budget or interruption): counted as failed" % not_run)
+        out.append("gpu-test: %d passed, %d failed" % (passed, failed))
+        for line in out:
+            self.say(line)
+        if self.log_file:
+            self.log_file.close()
+            self.log_file = None
+        return 0 if failed == 0 and passed > 0 else 1
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description="Build and test every configuration of out/gemm on a GPU.")
+    parser.add_argument("--quick", action="store_true",
+                        help="default WMMA shapes only, sizes 127x253x61 and 1024^3, fewer sanitizer runs")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 4, help="parallel builds (default: CPUs)")
+    parser.add_argument("--gpu-jobs", type=int, default=1,
+                        help="binaries run at a time on the GPU (default 1: sequential)")
+    parser.add_argument("--san-jobs", type=int, default=4, help="compute-sanitizer runs at a time (default 4)")
+    parser.add_argument("--out", default=os.path.join("out", "gpu-test"), help="log directory (default out/gpu-test)")
+    parser.add_argument("--types", default=",".join(TYPE_PAIRS), help="comma-separated type pairs")
+    parser.add_argument("--budget", type=int, default=480,
+                        help="seconds after which no new work starts (default 480); running work gets %ds more" % GRACE)
+    parser.add_argument("--skip-sanitizers", action="store_true")
+    parser.add_argument("--skip-failure-paths", action="store_true")
+    parser.add_argument("--no-build", action="store_true", help="use the binaries already in out/cfg/")
+    parser.add_argument("--sanitizer", default=None, help="path of compute-sanitizer")
+    parser.add_argument("--make-arg", action="append", default=[], help="extra make argument (repeatable), e.g. ARCH=sm_90")
+    parser.add_argument("--show-failures", type=int, default=30, help="failures listed in the summary")
+    parser.add_argument("--root", default=ROOT, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    args.types = [t.strip() for t in args.types.split(",") if t.strip()]
+    unknown = [t for t in args.types if t not in TYPE_PAIRS]
+    if unknown or not args.types:
+        parser.error("unknown type pair(s): %s (choose from %s)" % (",".join(unknown), ",".join(TYPE_PAIRS)))
+    args.root = os.path.abspath(args.root)
+
+    def on_signal(signum, frame):
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGTERM, on_signal)
+    return Tester(args).run()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
