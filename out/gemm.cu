@@ -284,7 +284,7 @@ typedef wmma::col_major layout_b;   /* stored N x K, rows of length K */
 #else
 typedef wmma::row_major layout_b;   /* stored K x N, rows of length N */
 #endif
-#line 578 "gemm.md"
+#line 579 "gemm.md"
 #define ROUND_UP(value, multiple) ((((value) + (multiple) - 1) / (multiple)) * (multiple))
 
 static void pad_matrix(void *padded, const void *source, size_t rows, size_t cols,
@@ -310,7 +310,7 @@ static void extract_matrix(void *destination, const void *padded, size_t rows,
                (const char *)padded + row * cols_padded * element_size,
                cols * element_size);
 }
-#line 612 "gemm.md"
+#line 613 "gemm.md"
 typedef struct {
     int m, n, k;                          /* the problem as asked */
     int m_padded, n_padded, k_padded;     /* rounded up to the block tile */
@@ -338,7 +338,7 @@ static Shape make_shape(int m, int n, int k, int multiple_m, int multiple_n,
     shape.cols_b_padded = TRANSPOSE_B ? shape.k_padded : shape.n_padded;
     return shape;
 }
-#line 647 "gemm.md"
+#line 648 "gemm.md"
 #if TRANSPOSE_A
 #define A_INDEX(i, kk, ld) ((size_t)(kk) * (ld) + (i))
 #else
@@ -349,16 +349,16 @@ static Shape make_shape(int m, int n, int k, int multiple_m, int multiple_n,
 #else
 #define B_INDEX(kk, j, ld) ((size_t)(kk) * (ld) + (j))
 #endif
-#line 670 "gemm.md"
+#line 671 "gemm.md"
 typedef wmma::fragment<wmma::matrix_a, FRAG_M, FRAG_N, FRAG_K, frag_t, layout_a> fragment_a;
 typedef wmma::fragment<wmma::matrix_b, FRAG_M, FRAG_N, FRAG_K, frag_t, layout_b> fragment_b;
 typedef wmma::fragment<wmma::accumulator, FRAG_M, FRAG_N, FRAG_K, accum_t> fragment_c;
-#line 683 "gemm.md"
+#line 684 "gemm.md"
 #define FRAG_ROW_A (TRANSPOSE_A ? FRAG_M : FRAG_K)
 #define FRAG_ROWS_A (TRANSPOSE_A ? FRAG_K : FRAG_M)
 #define FRAG_ROW_B (TRANSPOSE_B ? FRAG_K : FRAG_N)
 #define FRAG_ROWS_B (TRANSPOSE_B ? FRAG_N : FRAG_K)
-#line 700 "gemm.md"
+#line 701 "gemm.md"
 /* Smallest leading dimension (in elements) that holds `cols` and is a multiple of 32 bytes. */
 #define ALIGNED_LD(cols, type) ROUND_UP((cols), 32 / sizeof(type))
 
@@ -377,7 +377,7 @@ __device__ static inline void load_fragment(Fragment &fragment, const input_t *s
         __syncwarp();   /* every lane has its copy before the buffer is reused */
     }
 }
-#line 726 "gemm.md"
+#line 727 "gemm.md"
 template <typename Fragment>
 __device__ static inline void round_fragment(Fragment &fragment)
 {
@@ -388,7 +388,7 @@ __device__ static inline void round_fragment(Fragment &fragment)
     (void)fragment;
 #endif
 }
-#line 748 "gemm.md"
+#line 749 "gemm.md"
 #if defined(F16_IN_OUT)
 #define ACCUM_ZERO __float2half_rn(0.0f)
 #else
@@ -404,7 +404,7 @@ __device__ static inline accum_t scale_accumulator(scalar_t alpha, accum_t acc,
     return alpha * acc + beta * old;
 #endif
 }
-#line 776 "gemm.md"
+#line 777 "gemm.md"
 #define NAIVE_WARPS 4
 #define STAGED_A_ELEMS (FRAG_ROWS_A * ALIGNED_LD(FRAG_ROW_A, input_t))
 #define STAGED_B_ELEMS (FRAG_ROWS_B * ALIGNED_LD(FRAG_ROW_B, input_t))
@@ -446,7 +446,7 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
         *dst = scale_accumulator(alpha, staging_c[warp][(e / FRAG_N) * STAGED_C_LD + e % FRAG_N], beta, old);
     }
 }
-#line 871 "gemm.md"
+#line 872 "gemm.md"
 #if defined(F64_IN_OUT)
 #define BLOCK_M 128
 #define BLOCK_N 64
@@ -482,7 +482,7 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
 #define WARP_TILE_N (BLOCK_N / WARPS_N)
 #define FRAGS_M (WARP_TILE_M / FRAG_M)
 #define FRAGS_N (WARP_TILE_N / FRAG_N)
-#line 937 "gemm.md"
+#line 938 "gemm.md"
 #define TILE_OFFSET(row, col, tile_rows, panel, ld) \
     (((col) / (panel)) * (tile_rows) * (ld) + (row) * (ld) + (col) % (panel))
 
@@ -521,7 +521,7 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
 #else
 #define B_SMEM_OFFSET(kk, j) TILE_OFFSET((kk), (j), B_TILE_ROWS, B_PANEL, B_LD)
 #endif
-#line 992 "gemm.md"
+#line 993 "gemm.md"
 template <int BYTES>
 __device__ static inline void copy_async(void *shared_destination, const void *global_source)
 {
@@ -553,7 +553,7 @@ __device__ static inline void copy_async_wait(void)
     asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING) : "memory");
 #endif
 }
-#line 1034 "gemm.md"
+#line 1035 "gemm.md"
 template <int ROWS, int COLS, int PANEL, int LD>
 __device__ static inline void copy_tile_async(input_t *tile, const input_t *source, size_t ld_source)
 {
@@ -574,7 +574,7 @@ __device__ static inline void load_stage(input_t *a_tile, input_t *b_tile, const
     copy_tile_async<A_TILE_ROWS, A_TILE_COLS, A_PANEL, A_LD>(a_tile, a_block + A_INDEX(0, k_tile * BLOCK_K, lda), lda);
     copy_tile_async<B_TILE_ROWS, B_TILE_COLS, B_PANEL, B_LD>(b_tile, b_block + B_INDEX(k_tile * BLOCK_K, 0, ldb), ldb);
 }
-#line 1065 "gemm.md"
+#line 1066 "gemm.md"
 __device__ static inline void multiply_stage(fragment_c (&acc)[FRAGS_M][FRAGS_N], const input_t *a_tile,
                                              const input_t *b_tile, int warp_row, int warp_col)
 {
@@ -599,7 +599,7 @@ __device__ static inline void multiply_stage(fragment_c (&acc)[FRAGS_M][FRAGS_N]
                 wmma::mma_sync(acc[i][j], a_frag[i], b_frag[j], acc[i][j]);
     }
 }
-#line 1105 "gemm.md"
+#line 1106 "gemm.md"
 #define STAGING_LD (FRAG_N + 16 / sizeof(accum_t))
 #define STAGING_WARP_ELEMS (FRAGS_N * FRAG_M * STAGING_LD)
 #define C_VECTOR (16 / sizeof(accum_t))   /* accumulator elements per 16 bytes */
@@ -634,7 +634,7 @@ __device__ static inline void store_tile(fragment_c (&acc)[FRAGS_M][FRAGS_N], ac
         __syncwarp();   /* the staging area is rewritten for the next row of fragments */
     }
 }
-#line 1151 "gemm.md"
+#line 1152 "gemm.md"
 #define GROUP_ROWS 8
 
 __device__ static inline void block_position(int *block_row, int *block_col, int blocks_m, int blocks_n)
@@ -646,7 +646,7 @@ __device__ static inline void block_position(int *block_row, int *block_col, int
     *block_row = first_row + in_group % rows_in_group;
     *block_col = in_group / rows_in_group;
 }
-#line 1185 "gemm.md"
+#line 1186 "gemm.md"
 #define PIPELINE_BYTES (STAGES * (A_STAGE_ELEMS + B_STAGE_ELEMS) * sizeof(input_t))
 #define STAGING_BYTES (WARPS_M * WARPS_N * STAGING_WARP_ELEMS * sizeof(accum_t))
 #define SHARED_BYTES (PIPELINE_BYTES > STAGING_BYTES ? PIPELINE_BYTES : STAGING_BYTES)
@@ -698,7 +698,7 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
     store_tile(acc, (accum_t *)shared_bytes + warp * STAGING_WARP_ELEMS, c, shape.n_padded,
                block_row * BLOCK_M + warp_row, block_col * BLOCK_N + warp_col, alpha, beta);
 }
-#line 1257 "gemm.md"
+#line 1258 "gemm.md"
 #define PEAK_CHAINS 8
 #define PEAK_WARPS 8
 #define PEAK_LD 64   /* elements per row of the peak operands: a multiple of 16 bytes for every type */
@@ -727,7 +727,7 @@ d_peak(const input_t *a, const input_t *b, accum_t *c, int iterations)
     int warp = blockIdx.x * PEAK_WARPS + threadIdx.x / 32;
     wmma::store_matrix_sync(c + (size_t)warp * FRAG_M * FRAG_N, acc[0], FRAG_N, wmma::mem_row_major);
 }
-#line 1306 "gemm.md"
+#line 1307 "gemm.md"
 #if IS_INTEGER
 #define INPUT_TO_EXACT(x) ((long long)(x))
 #define ACCUM_TO_EXACT(x) ((long long)(x))
@@ -735,7 +735,7 @@ d_peak(const input_t *a, const input_t *b, accum_t *c, int iterations)
 #define INPUT_TO_EXACT(x) INPUT_TO_DOUBLE(x)
 #define ACCUM_TO_EXACT(x) ACCUM_TO_DOUBLE(x)
 #endif
-#line 1342 "gemm.md"
+#line 1343 "gemm.md"
 #if defined(F64_IN_OUT)
 #define ROUNDING_STEPS(k) ((double)(k) + 2.0)
 #else
@@ -753,7 +753,7 @@ __host__ __device__ static inline double error_bound(double abs_products, double
            UNIT_ROUNDOFF_OUT * abs_result;
 #endif
 }
-#line 1369 "gemm.md"
+#line 1370 "gemm.md"
 __host__ __device__ static inline void reference_element(const input_t *a, const input_t *b, const accum_t *c_in,
                                                          Shape shape, exact_t alpha, exact_t beta, int i, int j,
                                                          exact_t *result, double *bound)
@@ -791,7 +791,7 @@ __global__ void d_gemm_reference(const input_t *a, const input_t *b, const accum
         reference_element(a, b, c_in, shape, alpha, beta, i, j,
                           &result[(size_t)i * shape.n + j], &bound[(size_t)i * shape.n + j]);
 }
-#line 1415 "gemm.md"
+#line 1416 "gemm.md"
 typedef struct {
     long long failures;
     double worst_error, worst_bound, worst_ratio;
@@ -821,7 +821,7 @@ static Verdict compare_results(const accum_t *c_out, const exact_t *expected, co
     }
     return verdict;
 }
-#line 1480 "gemm.md"
+#line 1481 "gemm.md"
 enum { KERNEL_FAST, KERNEL_NAIVE };
 enum { VERIFY_AUTO, VERIFY_CPU, VERIFY_GPU, VERIFY_OFF };
 enum { FORMAT_TEXT, FORMAT_KV, FORMAT_CSV };
@@ -839,7 +839,7 @@ typedef struct {
     int cublas, print, peak, self_test, help;
     const char *dump_prefix;
 } Options;
-#line 1500 "gemm.md"
+#line 1501 "gemm.md"
 static int parse_integer(const char *text, long long low, long long high, long long *value)
 {
     char *end;
@@ -983,7 +983,7 @@ static void print_usage(FILE *out)
             "             4 out of memory, 5 CUDA or cuBLAS error, 6 file error\n",
             TYPE_NAME, SHAPE_NAME, TRANSPOSE_A, TRANSPOSE_B, MAX_PRINT_DIMENSION);
 }
-#line 1662 "gemm.md"
+#line 1663 "gemm.md"
 static uint64_t next_random(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
@@ -1027,7 +1027,7 @@ static void fill_accum(accum_t *x, size_t count, uint64_t seed, uint64_t stream)
 #endif
     }
 }
-#line 1715 "gemm.md"
+#line 1716 "gemm.md"
 typedef struct {
     cudaDeviceProp properties;
     int cc;   /* compute capability times ten */
@@ -1056,7 +1056,7 @@ static void select_gpu(Gpu *gpu)
     CHECK_CUDA(cudaSetDevice(0));
     CHECK_CUDA(cudaFuncSetAttribute(d_gemm, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)SHARED_BYTES));
 }
-#line 1754 "gemm.md"
+#line 1755 "gemm.md"
 static void *allocate(size_t bytes, const char *what)
 {
     void *memory = malloc(bytes > 0 ? bytes : 1);
@@ -1073,7 +1073,7 @@ static void check_device_memory(double bytes_needed)
         die(EXIT_NO_MEMORY, "this run needs %.2f GiB of device memory; %.2f GiB of %.2f GiB are free",
             bytes_needed / 0x1p30, free_bytes / 0x1p30, total_bytes / 0x1p30);
 }
-#line 1782 "gemm.md"
+#line 1783 "gemm.md"
 typedef struct {
     double median_ms, min_ms;
 } Timing;
@@ -1115,7 +1115,7 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
     free(times);
     return timing;
 }
-#line 1832 "gemm.md"
+#line 1833 "gemm.md"
 typedef struct {
     Shape shape;
     int kernel;
@@ -1138,7 +1138,7 @@ static void launch_gemm(const void *context)
     }
     CHECK_LAUNCH();
 }
-#line 1870 "gemm.md"
+#line 1871 "gemm.md"
 #if defined(U8_IN_I32_OUT)
 #define HAS_CUBLAS 0
 #else
@@ -1198,7 +1198,7 @@ static void launch_cublas(const void *context)
     (void)context;
 #endif
 }
-#line 1943 "gemm.md"
+#line 1944 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -1246,7 +1246,7 @@ static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, 
     write_npy(prefix, "B", NPY_INPUT, b, shape->rows_b, shape->cols_b, sizeof(input_t));
 #endif
 }
-#line 1999 "gemm.md"
+#line 2000 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -1322,7 +1322,7 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 2085 "gemm.md"
+#line 2086 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -1343,7 +1343,7 @@ static double milliseconds_since(double start)
 {
     return (seconds_now() - start) * 1e3;
 }
-#line 2112 "gemm.md"
+#line 2113 "gemm.md"
 static int run_gemm(const Options *options, const Gpu *gpu)
 {
     Shape shape = make_shape(options->m, options->n, options->k, BLOCK_M, BLOCK_N, BLOCK_K);
@@ -1389,7 +1389,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     CHECK_CUDA(cudaMemcpy(run.b, b_padded, bytes_b_padded, cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaMemcpy(run.c, c_padded, bytes_c_padded, cudaMemcpyHostToDevice));
     double h2d_ms = milliseconds_since(start);
-#line 2164 "gemm.md"
+#line 2165 "gemm.md"
     exact_t *expected = NULL;
     double *bound = NULL, reference_ms = 0.0;
     if (verify != VERIFY_OFF) {
@@ -1416,7 +1416,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
         verdict = compare_results(c_out, expected, bound, shape.m, shape.n);
     if (options->dump_prefix)
         write_npy(options->dump_prefix, "C_out", NPY_ACCUM, c_out, shape.m, shape.n, sizeof(accum_t));
-#line 2197 "gemm.md"
+#line 2198 "gemm.md"
     Timing timing = time_runs(launch_gemm, &run, options->warmup, options->iterations);
     double operations = 2.0 * shape.m * shape.n * shape.k;
     Timing cublas_timing = {0.0, 0.0};
@@ -1437,7 +1437,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
         CHECK_CUBLAS(cublasDestroy(cublas.handle));
         CHECK_CUDA(cudaFree(cublas.run.c));
     }
-#line 2223 "gemm.md"
+#line 2224 "gemm.md"
     Report report = {{NULL}, {{0}}, 0};
     report_add(&report, "mode", "gemm");
     report_add(&report, "type", "%s", TYPE_NAME);
@@ -1478,7 +1478,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     report_add(&report, "d2h_ms", "%.3f", d2h_ms);
     report_add(&report, "extract_ms", "%.3f", extract_ms);
     report_add(&report, "reference_ms", "%.3f", reference_ms);
-#line 2266 "gemm.md"
+#line 2267 "gemm.md"
     if (options->print) {
         print_inputs("A", a, shape.rows_a, shape.cols_a);
         print_inputs("B", b, shape.rows_b, shape.cols_b);
@@ -1526,7 +1526,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     free(bound);
     return verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 2323 "gemm.md"
+#line 2324 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -1581,7 +1581,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     free(host);
     return 0;
 }
-#line 2387 "gemm.md"
+#line 2388 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
@@ -1806,7 +1806,7 @@ static int self_test(void)
     printf("self-test: %d failed\n", self_test_failures);
     return self_test_failures ? 1 : 0;
 }
-#line 2620 "gemm.md"
+#line 2621 "gemm.md"
 int main(int argc, char **argv)
 {
     Options options;

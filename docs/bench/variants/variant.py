@@ -1,0 +1,25 @@
+#!/usr/bin/env python3
+"""Make a variant of out/gemm.cu: override tile macros of one type branch, optionally double-buffer fragments.
+usage: variant.py OUT.cu BRANCH(0=f64,1=tf32,2=int,3=16bit) NAME=VALUE... [dbuf] [noround]"""
+import re, sys
+out, branch, *rest = sys.argv[1:]
+branch = int(branch)
+src = open('out/gemm.cu').read()
+start = src.index('#if defined(F64_IN_OUT)\n#define BLOCK_M')
+end = src.index('#define THREADS', start)
+block = src[start:end]
+parts = re.split(r'(?m)^(?=#(?:if|elif|else|endif))', block)
+parts = [p for p in parts if p]
+for kv in rest:
+    if '=' not in kv:
+        continue
+    name, value = kv.split('=')
+    parts[branch] = re.sub(r'(?m)^#define %s .*$' % name, '#define %s %s' % (name, value), parts[branch])
+src = src[:start] + ''.join(parts) + src[end:]
+if 'dbuf' in rest:
+    a = src.index('__device__ static inline void multiply_stage(')
+    b = src.index('\n}\n', a) + 3
+    src = src[:a] + open(__file__.replace('variant.py', 'dbuf.cu')).read() + src[b:]
+if 'noround' in rest:
+    src = src.replace('fragment.x[t] = wmma::__float_to_tf32(fragment.x[t]);', ';')
+open(out, 'w').write(src)
