@@ -446,7 +446,7 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
         *dst = scale_accumulator(alpha, staging_c[warp][(e / FRAG_N) * STAGED_C_LD + e % FRAG_N], beta, old);
     }
 }
-#line 872 "gemm.md"
+#line 880 "gemm.md"
 #if defined(F64_IN_OUT)
 #define BLOCK_M 128
 #define BLOCK_N 64
@@ -454,6 +454,7 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
 #define WARPS_M 4
 #define WARPS_N 2
 #define STAGES 4
+#define MIN_BLOCKS_PER_SM 1
 #elif defined(TF32_IN_F32_OUT)
 #define BLOCK_M 128
 #define BLOCK_N 128
@@ -461,20 +462,31 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
 #define WARPS_M 2
 #define WARPS_N 4
 #define STAGES 4
+#define MIN_BLOCKS_PER_SM 1
 #elif IS_INTEGER
 #define BLOCK_M 128
 #define BLOCK_N 128
 #define BLOCK_K 64
 #define WARPS_M 2
 #define WARPS_N 2
-#define STAGES 4
-#else
+#define STAGES 3
+#define MIN_BLOCKS_PER_SM 3
+#elif defined(BF16_IN_F32_OUT)
 #define BLOCK_M 128
 #define BLOCK_N 128
 #define BLOCK_K 64
 #define WARPS_M 2
+#define WARPS_N 4
+#define STAGES 3
+#define MIN_BLOCKS_PER_SM 1
+#else
+#define BLOCK_M 128
+#define BLOCK_N 128
+#define BLOCK_K 32
+#define WARPS_M 2
 #define WARPS_N 2
 #define STAGES 3
+#define MIN_BLOCKS_PER_SM 1
 #endif
 
 #define THREADS (WARPS_M * WARPS_N * 32)
@@ -482,7 +494,7 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
 #define WARP_TILE_N (BLOCK_N / WARPS_N)
 #define FRAGS_M (WARP_TILE_M / FRAG_M)
 #define FRAGS_N (WARP_TILE_N / FRAG_N)
-#line 938 "gemm.md"
+#line 958 "gemm.md"
 #define TILE_OFFSET(row, col, tile_rows, panel, ld) \
     (((col) / (panel)) * (tile_rows) * (ld) + (row) * (ld) + (col) % (panel))
 
@@ -521,7 +533,7 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
 #else
 #define B_SMEM_OFFSET(kk, j) TILE_OFFSET((kk), (j), B_TILE_ROWS, B_PANEL, B_LD)
 #endif
-#line 993 "gemm.md"
+#line 1013 "gemm.md"
 template <int BYTES>
 __device__ static inline void copy_async(void *shared_destination, const void *global_source)
 {
@@ -553,28 +565,49 @@ __device__ static inline void copy_async_wait(void)
     asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING) : "memory");
 #endif
 }
-#line 1035 "gemm.md"
+#line 1065 "gemm.md"
+#define CHUNK_ELEMS(panel) ((panel) * sizeof(input_t) >= 16 ? 16 / sizeof(input_t) : (panel))
+#define CHUNKS_PER_ROW(cols, panel) ((cols) / CHUNK_ELEMS(panel))
+#define COPY_ROW(cols, panel) (threadIdx.x / (8 * CHUNKS_PER_ROW(cols, panel)) * 8 + threadIdx.x % 8)
+#define COPY_COL(cols, panel) (threadIdx.x / 8 % CHUNKS_PER_ROW(cols, panel) * CHUNK_ELEMS(panel))
+
+/* One thread's share of copying one operand: where its first chunk of slab 0 comes from, where it goes. */
+typedef struct {
+    const input_t *source;   /* in global memory, slab 0 */
+    int ld;                  /* row length of the operand in global memory */
+    int offset;              /* in the shared-memory slab */
+} CopyPlan;
+
+/* source and destination point at this thread's first chunk of the slab. */
 template <int ROWS, int COLS, int PANEL, int LD>
-__device__ static inline void copy_tile_async(input_t *tile, const input_t *source, size_t ld_source)
+__device__ static inline void copy_tile_async(input_t *destination, const input_t *source, int ld)
 {
-    const int chunk = (PANEL * sizeof(input_t) >= 16 ? 16 / sizeof(input_t) : PANEL);
-    const int chunks_per_row = COLS / chunk;
+    const int chunks_per_row = CHUNKS_PER_ROW(COLS, PANEL);
+    const int threads_per_8_rows = 8 * chunks_per_row;
+    /* Few chunks per row: a pass covers several groups of 8 rows. Many: 8 rows take several passes. */
+    const int rows_per_pass = threads_per_8_rows <= THREADS ? THREADS / chunks_per_row : 8;
+    const int column_passes = threads_per_8_rows <= THREADS ? 1 : threads_per_8_rows / THREADS;
+    const int column_step = THREADS / 8 * CHUNK_ELEMS(PANEL);
+    static_assert((THREADS % threads_per_8_rows == 0 || threads_per_8_rows % THREADS == 0) &&
+                  ROWS % rows_per_pass == 0, "the block's threads must tile each slab in whole passes");
 #pragma unroll
-    for (int id = threadIdx.x; id < ROWS * chunks_per_row; id += THREADS) {
-        int row = id / (8 * chunks_per_row) * 8 + id % 8;
-        int col = id / 8 % chunks_per_row * chunk;
-        copy_async<chunk * sizeof(input_t)>(tile + TILE_OFFSET(row, col, ROWS, PANEL, LD),
-                                            source + (size_t)row * ld_source + col);
-    }
+    for (int row_pass = 0; row_pass < ROWS / rows_per_pass; row_pass++)
+#pragma unroll
+        for (int column_pass = 0; column_pass < column_passes; column_pass++)
+            copy_async<CHUNK_ELEMS(PANEL) * sizeof(input_t)>(
+                destination + row_pass * rows_per_pass * LD + TILE_OFFSET(0, column_pass * column_step, ROWS, PANEL, LD),
+                source + (size_t)row_pass * rows_per_pass * ld + column_pass * column_step);
 }
 
-__device__ static inline void load_stage(input_t *a_tile, input_t *b_tile, const input_t *a_block,
-                                         const input_t *b_block, int k_tile, int lda, int ldb)
+__device__ static inline void load_stage(input_t *a_tile, input_t *b_tile, const CopyPlan *a_plan,
+                                         const CopyPlan *b_plan, int k_tile)
 {
-    copy_tile_async<A_TILE_ROWS, A_TILE_COLS, A_PANEL, A_LD>(a_tile, a_block + A_INDEX(0, k_tile * BLOCK_K, lda), lda);
-    copy_tile_async<B_TILE_ROWS, B_TILE_COLS, B_PANEL, B_LD>(b_tile, b_block + B_INDEX(k_tile * BLOCK_K, 0, ldb), ldb);
+    copy_tile_async<A_TILE_ROWS, A_TILE_COLS, A_PANEL, A_LD>(
+        a_tile + a_plan->offset, a_plan->source + A_INDEX(0, k_tile * BLOCK_K, a_plan->ld), a_plan->ld);
+    copy_tile_async<B_TILE_ROWS, B_TILE_COLS, B_PANEL, B_LD>(
+        b_tile + b_plan->offset, b_plan->source + B_INDEX(k_tile * BLOCK_K, 0, b_plan->ld), b_plan->ld);
 }
-#line 1066 "gemm.md"
+#line 1117 "gemm.md"
 __device__ static inline void multiply_stage(fragment_c (&acc)[FRAGS_M][FRAGS_N], const input_t *a_tile,
                                              const input_t *b_tile, int warp_row, int warp_col)
 {
@@ -599,7 +632,7 @@ __device__ static inline void multiply_stage(fragment_c (&acc)[FRAGS_M][FRAGS_N]
                 wmma::mma_sync(acc[i][j], a_frag[i], b_frag[j], acc[i][j]);
     }
 }
-#line 1106 "gemm.md"
+#line 1157 "gemm.md"
 #define STAGING_LD (FRAG_N + 16 / sizeof(accum_t))
 #define STAGING_WARP_ELEMS (FRAGS_N * FRAG_M * STAGING_LD)
 #define C_VECTOR (16 / sizeof(accum_t))   /* accumulator elements per 16 bytes */
@@ -634,7 +667,7 @@ __device__ static inline void store_tile(fragment_c (&acc)[FRAGS_M][FRAGS_N], ac
         __syncwarp();   /* the staging area is rewritten for the next row of fragments */
     }
 }
-#line 1152 "gemm.md"
+#line 1203 "gemm.md"
 #define GROUP_ROWS 8
 
 __device__ static inline void block_position(int *block_row, int *block_col, int blocks_m, int blocks_n)
@@ -646,12 +679,12 @@ __device__ static inline void block_position(int *block_row, int *block_col, int
     *block_row = first_row + in_group % rows_in_group;
     *block_col = in_group / rows_in_group;
 }
-#line 1186 "gemm.md"
+#line 1237 "gemm.md"
 #define PIPELINE_BYTES (STAGES * (A_STAGE_ELEMS + B_STAGE_ELEMS) * sizeof(input_t))
 #define STAGING_BYTES (WARPS_M * WARPS_N * STAGING_WARP_ELEMS * sizeof(accum_t))
 #define SHARED_BYTES (PIPELINE_BYTES > STAGING_BYTES ? PIPELINE_BYTES : STAGING_BYTES)
 
-__global__ void __launch_bounds__(THREADS)
+__global__ void __launch_bounds__(THREADS, MIN_BLOCKS_PER_SM)
 d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__restrict__ c,
        Shape shape, scalar_t alpha, scalar_t beta)
 {
@@ -664,8 +697,12 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
     int warp_row = warp / WARPS_N * WARP_TILE_M;
     int warp_col = warp % WARPS_N * WARP_TILE_N;
     int lda = shape.cols_a_padded, ldb = shape.cols_b_padded;
-    const input_t *a_block = a + A_INDEX(block_row * BLOCK_M, 0, lda);
-    const input_t *b_block = b + B_INDEX(0, block_col * BLOCK_N, ldb);
+    int a_row = COPY_ROW(A_TILE_COLS, A_PANEL), a_col = COPY_COL(A_TILE_COLS, A_PANEL);
+    int b_row = COPY_ROW(B_TILE_COLS, B_PANEL), b_col = COPY_COL(B_TILE_COLS, B_PANEL);
+    CopyPlan a_plan = {a + A_INDEX(block_row * BLOCK_M, 0, lda) + (size_t)a_row * lda + a_col, lda,
+                       (int)TILE_OFFSET(a_row, a_col, A_TILE_ROWS, A_PANEL, A_LD)};
+    CopyPlan b_plan = {b + B_INDEX(0, block_col * BLOCK_N, ldb) + (size_t)b_row * ldb + b_col, ldb,
+                       (int)TILE_OFFSET(b_row, b_col, B_TILE_ROWS, B_PANEL, B_LD)};
     int k_tiles = shape.k_padded / BLOCK_K;
 
     fragment_c acc[FRAGS_M][FRAGS_N];
@@ -677,20 +714,21 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
 
     for (int stage = 0; stage < STAGES - 1; stage++) {
         if (stage < k_tiles)
-            load_stage(a_tiles + stage * A_STAGE_ELEMS, b_tiles + stage * B_STAGE_ELEMS,
-                       a_block, b_block, stage, lda, ldb);
+            load_stage(a_tiles + stage * A_STAGE_ELEMS, b_tiles + stage * B_STAGE_ELEMS, &a_plan, &b_plan, stage);
         copy_async_commit();
     }
+    int read_stage = 0, write_stage = STAGES - 1;   /* k_tile % STAGES and (k_tile - 1) % STAGES */
     for (int k_tile = 0; k_tile < k_tiles; k_tile++) {
         copy_async_wait<STAGES - 2>();
         __syncthreads();
-        int next = k_tile + STAGES - 1;
-        if (next < k_tiles)
-            load_stage(a_tiles + next % STAGES * A_STAGE_ELEMS, b_tiles + next % STAGES * B_STAGE_ELEMS,
-                       a_block, b_block, next, lda, ldb);
+        if (k_tile + STAGES - 1 < k_tiles)
+            load_stage(a_tiles + write_stage * A_STAGE_ELEMS, b_tiles + write_stage * B_STAGE_ELEMS,
+                       &a_plan, &b_plan, k_tile + STAGES - 1);
         copy_async_commit();
-        multiply_stage(acc, a_tiles + k_tile % STAGES * A_STAGE_ELEMS,
-                       b_tiles + k_tile % STAGES * B_STAGE_ELEMS, warp_row, warp_col);
+        multiply_stage(acc, a_tiles + read_stage * A_STAGE_ELEMS, b_tiles + read_stage * B_STAGE_ELEMS,
+                       warp_row, warp_col);
+        write_stage = read_stage;
+        read_stage = read_stage == STAGES - 1 ? 0 : read_stage + 1;
     }
     copy_async_wait<0>();
     __syncthreads();   /* all warps are done with the slabs: reuse them as staging */
@@ -698,7 +736,7 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
     store_tile(acc, (accum_t *)shared_bytes + warp * STAGING_WARP_ELEMS, c, shape.n_padded,
                block_row * BLOCK_M + warp_row, block_col * BLOCK_N + warp_col, alpha, beta);
 }
-#line 1258 "gemm.md"
+#line 1314 "gemm.md"
 #define PEAK_CHAINS 8
 #define PEAK_WARPS 8
 #define PEAK_LD 64   /* elements per row of the peak operands: a multiple of 16 bytes for every type */
@@ -727,7 +765,7 @@ d_peak(const input_t *a, const input_t *b, accum_t *c, int iterations)
     int warp = blockIdx.x * PEAK_WARPS + threadIdx.x / 32;
     wmma::store_matrix_sync(c + (size_t)warp * FRAG_M * FRAG_N, acc[0], FRAG_N, wmma::mem_row_major);
 }
-#line 1307 "gemm.md"
+#line 1363 "gemm.md"
 #if IS_INTEGER
 #define INPUT_TO_EXACT(x) ((long long)(x))
 #define ACCUM_TO_EXACT(x) ((long long)(x))
@@ -735,7 +773,7 @@ d_peak(const input_t *a, const input_t *b, accum_t *c, int iterations)
 #define INPUT_TO_EXACT(x) INPUT_TO_DOUBLE(x)
 #define ACCUM_TO_EXACT(x) ACCUM_TO_DOUBLE(x)
 #endif
-#line 1343 "gemm.md"
+#line 1399 "gemm.md"
 #if defined(F64_IN_OUT)
 #define ROUNDING_STEPS(k) ((double)(k) + 2.0)
 #else
@@ -753,7 +791,7 @@ __host__ __device__ static inline double error_bound(double abs_products, double
            UNIT_ROUNDOFF_OUT * abs_result;
 #endif
 }
-#line 1370 "gemm.md"
+#line 1426 "gemm.md"
 __host__ __device__ static inline void reference_element(const input_t *a, const input_t *b, const accum_t *c_in,
                                                          Shape shape, exact_t alpha, exact_t beta, int i, int j,
                                                          exact_t *result, double *bound)
@@ -791,7 +829,7 @@ __global__ void d_gemm_reference(const input_t *a, const input_t *b, const accum
         reference_element(a, b, c_in, shape, alpha, beta, i, j,
                           &result[(size_t)i * shape.n + j], &bound[(size_t)i * shape.n + j]);
 }
-#line 1416 "gemm.md"
+#line 1472 "gemm.md"
 typedef struct {
     long long failures;
     double worst_error, worst_bound, worst_ratio;
@@ -821,7 +859,7 @@ static Verdict compare_results(const accum_t *c_out, const exact_t *expected, co
     }
     return verdict;
 }
-#line 1481 "gemm.md"
+#line 1537 "gemm.md"
 enum { KERNEL_FAST, KERNEL_NAIVE };
 enum { VERIFY_AUTO, VERIFY_CPU, VERIFY_GPU, VERIFY_OFF };
 enum { FORMAT_TEXT, FORMAT_KV, FORMAT_CSV };
@@ -839,7 +877,7 @@ typedef struct {
     int cublas, print, peak, self_test, help;
     const char *dump_prefix;
 } Options;
-#line 1501 "gemm.md"
+#line 1557 "gemm.md"
 static int parse_integer(const char *text, long long low, long long high, long long *value)
 {
     char *end;
@@ -983,7 +1021,7 @@ static void print_usage(FILE *out)
             "             4 out of memory, 5 CUDA or cuBLAS error, 6 file error\n",
             TYPE_NAME, SHAPE_NAME, TRANSPOSE_A, TRANSPOSE_B, MAX_PRINT_DIMENSION);
 }
-#line 1663 "gemm.md"
+#line 1719 "gemm.md"
 static uint64_t next_random(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
@@ -1027,7 +1065,7 @@ static void fill_accum(accum_t *x, size_t count, uint64_t seed, uint64_t stream)
 #endif
     }
 }
-#line 1716 "gemm.md"
+#line 1772 "gemm.md"
 typedef struct {
     cudaDeviceProp properties;
     int cc;   /* compute capability times ten */
@@ -1056,7 +1094,7 @@ static void select_gpu(Gpu *gpu)
     CHECK_CUDA(cudaSetDevice(0));
     CHECK_CUDA(cudaFuncSetAttribute(d_gemm, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)SHARED_BYTES));
 }
-#line 1755 "gemm.md"
+#line 1811 "gemm.md"
 static void *allocate(size_t bytes, const char *what)
 {
     void *memory = malloc(bytes > 0 ? bytes : 1);
@@ -1073,7 +1111,7 @@ static void check_device_memory(double bytes_needed)
         die(EXIT_NO_MEMORY, "this run needs %.2f GiB of device memory; %.2f GiB of %.2f GiB are free",
             bytes_needed / 0x1p30, free_bytes / 0x1p30, total_bytes / 0x1p30);
 }
-#line 1783 "gemm.md"
+#line 1839 "gemm.md"
 typedef struct {
     double median_ms, min_ms;
 } Timing;
@@ -1115,7 +1153,7 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
     free(times);
     return timing;
 }
-#line 1833 "gemm.md"
+#line 1889 "gemm.md"
 typedef struct {
     Shape shape;
     int kernel;
@@ -1138,7 +1176,7 @@ static void launch_gemm(const void *context)
     }
     CHECK_LAUNCH();
 }
-#line 1871 "gemm.md"
+#line 1927 "gemm.md"
 #if defined(U8_IN_I32_OUT)
 #define HAS_CUBLAS 0
 #else
@@ -1198,7 +1236,7 @@ static void launch_cublas(const void *context)
     (void)context;
 #endif
 }
-#line 1944 "gemm.md"
+#line 2000 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -1246,7 +1284,7 @@ static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, 
     write_npy(prefix, "B", NPY_INPUT, b, shape->rows_b, shape->cols_b, sizeof(input_t));
 #endif
 }
-#line 2000 "gemm.md"
+#line 2056 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -1322,7 +1360,7 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 2086 "gemm.md"
+#line 2142 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -1343,7 +1381,7 @@ static double milliseconds_since(double start)
 {
     return (seconds_now() - start) * 1e3;
 }
-#line 2113 "gemm.md"
+#line 2169 "gemm.md"
 static int run_gemm(const Options *options, const Gpu *gpu)
 {
     Shape shape = make_shape(options->m, options->n, options->k, BLOCK_M, BLOCK_N, BLOCK_K);
@@ -1389,7 +1427,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     CHECK_CUDA(cudaMemcpy(run.b, b_padded, bytes_b_padded, cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaMemcpy(run.c, c_padded, bytes_c_padded, cudaMemcpyHostToDevice));
     double h2d_ms = milliseconds_since(start);
-#line 2165 "gemm.md"
+#line 2221 "gemm.md"
     exact_t *expected = NULL;
     double *bound = NULL, reference_ms = 0.0;
     if (verify != VERIFY_OFF) {
@@ -1416,7 +1454,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
         verdict = compare_results(c_out, expected, bound, shape.m, shape.n);
     if (options->dump_prefix)
         write_npy(options->dump_prefix, "C_out", NPY_ACCUM, c_out, shape.m, shape.n, sizeof(accum_t));
-#line 2198 "gemm.md"
+#line 2254 "gemm.md"
     Timing timing = time_runs(launch_gemm, &run, options->warmup, options->iterations);
     double operations = 2.0 * shape.m * shape.n * shape.k;
     Timing cublas_timing = {0.0, 0.0};
@@ -1437,7 +1475,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
         CHECK_CUBLAS(cublasDestroy(cublas.handle));
         CHECK_CUDA(cudaFree(cublas.run.c));
     }
-#line 2224 "gemm.md"
+#line 2280 "gemm.md"
     Report report = {{NULL}, {{0}}, 0};
     report_add(&report, "mode", "gemm");
     report_add(&report, "type", "%s", TYPE_NAME);
@@ -1478,7 +1516,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     report_add(&report, "d2h_ms", "%.3f", d2h_ms);
     report_add(&report, "extract_ms", "%.3f", extract_ms);
     report_add(&report, "reference_ms", "%.3f", reference_ms);
-#line 2267 "gemm.md"
+#line 2323 "gemm.md"
     if (options->print) {
         print_inputs("A", a, shape.rows_a, shape.cols_a);
         print_inputs("B", b, shape.rows_b, shape.cols_b);
@@ -1526,7 +1564,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     free(bound);
     return verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 2324 "gemm.md"
+#line 2380 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -1581,7 +1619,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     free(host);
     return 0;
 }
-#line 2388 "gemm.md"
+#line 2444 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
@@ -1806,7 +1844,7 @@ static int self_test(void)
     printf("self-test: %d failed\n", self_test_failures);
     return self_test_failures ? 1 : 0;
 }
-#line 2621 "gemm.md"
+#line 2677 "gemm.md"
 int main(int argc, char **argv)
 {
     Options options;

@@ -27,7 +27,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # The configuration the figures draw: gemm.md's tile parameters for the 16-bit
 # type pairs (F16_IN_F32_OUT, F16_IN_OUT, BF16_IN_F32_OUT). Change them here
 # when gemm.md changes, then run this script.
-BLOCK_M, BLOCK_N, BLOCK_K = 128, 128, 64
+BLOCK_M, BLOCK_N, BLOCK_K = 128, 128, 32
 WARPS_M, WARPS_N = 2, 2
 FRAG = 16                      # 16 x 16 x 16 fragments
 STAGES = 3

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Make a variant of out/gemm.cu: override tile macros of one type branch, optionally double-buffer fragments.
-usage: variant.py OUT.cu BRANCH(0=f64,1=tf32,2=int,3=16bit) NAME=VALUE... [dbuf] [noround]"""
+usage: variant.py OUT.cu BRANCH(0=f64,1=tf32,2=int,3=16bit) NAME=VALUE... [dbuf] [noround] [minblocks=N]"""
 import re, sys
 out, branch, *rest = sys.argv[1:]
 branch = int(branch)
@@ -20,6 +20,10 @@ if 'dbuf' in rest:
     a = src.index('__device__ static inline void multiply_stage(')
     b = src.index('\n}\n', a) + 3
     src = src[:a] + open(__file__.replace('variant.py', 'dbuf.cu')).read() + src[b:]
+for r in rest:   # minblocks=N: the second argument of __launch_bounds__
+    if r.startswith('minblocks='):
+        src = src.replace('__launch_bounds__(THREADS)\nd_gemm(', '__launch_bounds__(THREADS, %s)\nd_gemm(' % r.split('=')[1])
+        src = src.replace('__launch_bounds__(THREADS, MIN_BLOCKS_PER_SM)\nd_gemm(', '__launch_bounds__(THREADS, %s)\nd_gemm(' % r.split('=')[1])
 if 'noround' in rest:
     src = src.replace('fragment.x[t] = wmma::__float_to_tf32(fragment.x[t]);', ';')
 open(out, 'w').write(src)
