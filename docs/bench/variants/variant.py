@@ -23,7 +23,7 @@ if 'dbuf' in rest:
 for r in rest:   # minblocks=N: the second argument of __launch_bounds__
     if r.startswith('minblocks='):
         src = src.replace('__launch_bounds__(THREADS)\nd_gemm(', '__launch_bounds__(THREADS, %s)\nd_gemm(' % r.split('=')[1])
-        src = src.replace('__launch_bounds__(THREADS, MIN_BLOCKS_PER_SM)\nd_gemm(', '__launch_bounds__(THREADS, %s)\nd_gemm(' % r.split('=')[1])
+        src = src.replace('D_GEMM_BOUNDS\nd_gemm(', '__launch_bounds__(THREADS, %s)\nd_gemm(' % r.split('=')[1])
 if 'noround' in rest:
     src = src.replace('fragment.x[t] = wmma::__float_to_tf32(fragment.x[t]);', ';')
 open(out, 'w').write(src)
