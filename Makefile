@@ -69,7 +69,7 @@ $(BIN): out/gemm.cu $(FLAGS_FILE)
 run: $(BIN)
 	$(BIN) $(ARGS)
 
-test: out/gemm.cu
+test:
 	$(PYTHON) tests/run.py $(TESTS)
 
 gpu-test: out/gemm.cu
@@ -83,6 +83,6 @@ print-nvccflags:
 	@echo $(NVCCFLAGS)
 
 clean:
-	rm -rf out/gemm out/*.flags out/cfg out/gpu-test out/screenshots out/*.tmp
+	rm -rf out/gemm out/*.flags out/cfg out/gpu-test out/bench out/screenshots out/*.tmp
 
 include docs/html.mk

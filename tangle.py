@@ -23,48 +23,58 @@ errors, assert, __LINE__, cuda-gdb and compute-sanitizer all point into
 gemm.md.  The file starts with a one-line comment saying it is generated.
 
 What a fenced code block is follows pandoc 2.17's markdown reader (the
-default for .md files) exactly, so the page and the program never disagree:
+default for .md files), so that the page and the program agree:
 
 * The opening fence is a run of 3 or more backticks or tildes, indented at
   most 3 spaces (a tab is 4 columns, so a tab in front means "not a fence").
   After it, optionally after spaces, comes nothing, one word (``cuda``), or
   pandoc attributes (``{.cuda .details summary="x"}``), then only spaces.
-  Anything else after the fence (``cuda foo``, ``{.cuda} x``) makes pandoc
-  read the line as a paragraph: tangle.py reports such a line as an error
-  unless it is plainly inline code (``` ```` ```cuda ```` opens a block ```,
-  where the run of backticks closes on the same line).
+  pandoc reads anything else (``cuda foo``, ``{.cuda} x``) as paragraph
+  text, so tangle.py reports such a line as an error, unless it is plainly
+  inline code (```` ```cuda ```` opens a block: the run closes on the line).
 * The closing fence is a run of the same character, at least as long as the
   opening one, indented at most 3 spaces, followed by nothing but spaces.
   Shorter runs, runs of the other character and runs with text after them
   are content: that is how a longer fence shows a shorter one.
 * Content lines lose the opening fence's indentation (at most that many
-  columns of leading spaces, a tab standing for the spaces up to its tab
-  stop, as pandoc does); everything else, tabs included, is kept verbatim.
+  columns of leading spaces); everything else, tabs included, is verbatim.
 * Indented (4-space) code blocks are never code for tangle.py.
 
 Where a fence may stand
 -----------------------
-Only fences at the left margin (indented at most 3 spaces) are tangled.  That
-includes fences inside list items whose content is indented 2 or 3 spaces
-("- " and "1. " lists), where pandoc strips the same indentation.  A ``cuda``
-fence anywhere else -- after ``>`` in a block quote, after a list marker on
-the same line, or indented 4 columns or more (in a "-   " list item, a
-definition, or an indented code block) -- is an error, because pandoc may
-show it as code on the page that out/gemm.cu would not contain.  tangle.py
-never silently leaves out something that reads as a cuda block, with two
-deliberate exceptions that pandoc hides from the page as well:
+pandoc reads a fence differently depending on what surrounds it, so
+tangle.py accepts a fence only where that reading is certain, and stops
+with an error (never a silent omission) where it is not:
 
-* an HTML comment that starts a line (``<!--``, indented at most 3 spaces)
-  hides everything up to its ``-->``, fences included: the way to comment a
-  block out.  A comment that is never closed is an error.
-* a YAML metadata block (a line ``---`` at the start of the file or after a
-  blank line or a closing fence, followed by a non-blank line, up to a line
-  ``---`` or ``...``) is metadata, not text; a cuda fence inside it is an error.
+* A fence follows a blank line, the start of the file, or a heading, rule,
+  lone HTML tag or comment that stands alone at the left margin.  Right
+  after text, or right after another block's closing fence, pandoc may read
+  it as part of what is above: a paragraph (which only a ``` fence at the
+  margin interrupts), a table, a definition, a list item, an inline code
+  span.  Such a fence is an error: put a blank line before it.
+* Only fences indented at most 3 spaces are tangled, including those in list
+  items whose text is indented 2 or 3 spaces ("- " and "1. " lists).  In an
+  indented cuda block every line, the closing fence included, must start
+  with at least as many spaces as the opening fence, and no line may be a
+  closing fence but for its indentation: inside a list item pandoc measures
+  indentation from the item's text.
+* A cuda fence anywhere else -- after ``>`` in a block quote, after a list
+  marker on the same line, indented 4 columns or more (a "-   " list item, a
+  definition, an indented code block) -- is an error: pandoc may show it as
+  code on the page that out/gemm.cu would not contain.
+* An HTML comment that starts a line (``<!--``, indented at most 3 spaces)
+  hides everything up to its ``-->``, fences included, from both the page
+  and the program: the way to comment a block out.  A comment that is never
+  closed, or a ``<!--`` in the middle of a line that is not closed on it, is
+  an error; so is a comment of several lines right after text.
+* A YAML metadata block (a line ``---`` at the start of the file or after a
+  blank line, followed by a non-blank line, up to a line ``---`` or ``...``)
+  is metadata, not text; a cuda fence inside it is an error.
 
-Not modelled (the pandoc agreement test in tests/test_tangle.py catches it):
-an inline code span or inline HTML comment that starts in the middle of a
-paragraph line and runs across a line break into a fence line, and fences
-inside raw HTML that pandoc keeps verbatim (<pre>, <script>, <style>).
+Not modelled (the pandoc agreement test in tests/test_tangle.py would catch
+it in gemm.md): fences inside raw HTML that pandoc keeps verbatim (<pre>,
+<script>, <style>), and fences of other languages nested 4 or more columns
+deep in list items whose lines are not indented with the item.
 
 Input and output
 ----------------
@@ -89,9 +99,10 @@ never leaves half a file.  The output directory is created when missing.
 Errors
 ------
 Malformed input (an unclosed fence, an empty cuda block, a cuda block whose
-last line ends in a backslash, which would swallow the next #line), no cuda
-block at all, an empty, missing, unreadable or non-UTF-8 input, or an output
-that cannot be written: one line on stderr,
+last line ends in a backslash, which would swallow the next #line, a fence
+where pandoc's reading is uncertain, as above), no cuda block at all, an
+empty, missing, unreadable or non-UTF-8 input, or an output that cannot be
+written: one line on stderr,
 ``tangle.py: gemm.md:LINE: what is wrong`` (``tangle.py: PATH: ...`` when no
 line applies), exit status 1, and the output file left as it was.  A bad
 command line exits with status 2.
@@ -144,7 +155,7 @@ def read_lines(path):
         with open(path, "rb") as source:
             raw = source.read()
     except OSError as error:
-        raise TangleError(path, None, f"cannot read: {error.strerror}") from None
+        raise TangleError(path, None, f"cannot read: {describe(error, path)}") from None
     if not raw:
         raise TangleError(path, None, "the file is empty: nothing to tangle")
     try:
@@ -191,10 +202,10 @@ COMMENT_OPEN = re.compile(r" {0,3}<!--")
 # HTML tag, a link reference definition.  (A ::: line is text to pandoc
 # unless it opens or closes a div; tangle.py takes it as text.)
 ONE_LINE_BLOCK = re.compile(r"""
-      \ {0,3} \#{1,6} (?:[ \t].*)? \Z
-    | \ {0,3} ([-*_]) (?:[ \t]*\1){2,} [ \t]* \Z
-    | \ {0,3} </?[A-Za-z][A-Za-z0-9-]* (?:[ \t][^<>]*)? /?> [ \t]* \Z
-    | \ {0,3} \[ [^\]]+ \]: [ \t]* \S.* \Z""", re.VERBOSE)
+      \#{1,6} (?:[ \t].*)? \Z
+    | ([-*_]) (?:[ \t]*\1){2,} [ \t]* \Z
+    | </?[A-Za-z][A-Za-z0-9-]* (?:[ \t][^<>]*)? /?> [ \t]* \Z
+    | \[ [^\]]+ \]: [ \t]* \S.* \Z""", re.VERBOSE)
 YAML_OPEN = re.compile(r"---[ \t]*\Z")
 YAML_CLOSE = re.compile(r"(?:---|\.\.\.)[ \t]*\Z")
 
@@ -470,19 +481,28 @@ def find_blocks(lines, path):
         # An HTML comment starting the line hides everything up to its -->.
         comment = COMMENT_OPEN.match(line)
         if comment:
-            index, trailing_text = skip_comment(lines, index, comment.end(), path)
-            block_start, after_text = not trailing_text, trailing_text
+            end, trailing_text = skip_comment(lines, index, comment.end(), path)
+            if after_text and end > index + 1:
+                raise TangleError(path, number,
+                                  "put a blank line before this comment: right after text, "
+                                  "pandoc reads it as part of that text")
+            # Only a comment at the left margin, after a blank line, ends
+            # what is above it (an indented one may belong to a list item).
+            at_margin = not line.startswith(" ")
+            after_text = after_text or trailing_text or not at_margin
+            index, block_start = end, not after_text
             continue
 
         fence, fence_like = parse_fence(line)
         if fence is not None:
             if after_text:
-                # pandoc's reading of a fence right after text depends on what
-                # the text is (a paragraph, a table, a list item, a definition,
-                # an open code span); a blank line takes all doubt away.
+                # pandoc's reading of a fence right after text (or right after
+                # another block) depends on what that is: a paragraph, a table,
+                # a list item, a definition, an open code span.  A blank line
+                # takes all doubt away.
                 raise TangleError(path, number,
-                                  "put a blank line before this fence: right after text, "
-                                  "pandoc may read it as more of that text")
+                                  "put a blank line before this fence: right after text or "
+                                  "another block, pandoc may read it as part of that")
             close = next((k for k in range(index + 1, len(lines)) if fence.closes(lines[k])),
                          None)
             if close is None:
@@ -491,6 +511,7 @@ def find_blocks(lines, path):
                                   f"closed (close it with a line of at least {fence.length} "
                                   f"{'backticks' if fence.char == '`' else 'tildes'})")
             if fence.tangled:
+                check_indentation(lines, index, close, fence, path)
                 code = [strip_indent(lines[k], fence.indent) for k in range(index + 1, close)]
                 check_block(path, number, close, code)
                 # Inside a list item pandoc measures indentation from the item's
@@ -502,7 +523,9 @@ def find_blocks(lines, path):
                                           f"opened on line {number} inside a list item; "
                                           "indent the closing fence at most 3 spaces")
                 blocks.append(Block(number + 1, code))
-            index, block_start, after_text = close + 1, True, False
+            # A fence may not follow directly: if this one was in a list item,
+            # pandoc would take the next one into the item too.
+            index, block_start, after_text = close + 1, True, True
             continue
 
         if fence_like and not closes_inline(line, FENCE.match(line)["run"]):
@@ -526,8 +549,9 @@ def find_blocks(lines, path):
         if is_blank(line):
             block_start, after_text = True, False
         else:
-            # A heading (or rule, lone HTML tag, link definition) at the start
-            # of a block is a block by itself; anything else is text.
+            # A heading (or rule, lone HTML tag, link definition) at the left
+            # margin, after a blank line, is a block by itself; anything else
+            # is text, or may be the text of a list item.
             after_text = after_text or not ONE_LINE_BLOCK.match(line)
             block_start = False
         index += 1
@@ -557,6 +581,22 @@ def skip_comment(lines, index, column, path):
         if again < 0:
             return index + 1, not is_blank(lines[index][close + 3:])
         opened, column = index + 1, again + 4
+
+
+def check_indentation(lines, open_index, close_index, fence, path):
+    """An indented cuda fence may be in a list item, where pandoc takes the
+    item's indentation off each line first (a line indented less, or by a
+    tab, loses a different amount, and one after a blank line ends the item).
+    So every line of an indented cuda block, its closing fence included, must
+    start with at least as many spaces as its opening fence."""
+    if fence.indent == 0:
+        return
+    for k in range(open_index + 1, close_index + 1):
+        if not is_blank(lines[k]) and not lines[k].startswith(" " * fence.indent):
+            raise TangleError(path, k + 1,
+                              f"this line of the cuda block opened on line {open_index + 1} "
+                              f"must start with at least {fence.indent} spaces, as its fence "
+                              "does (or put the fence at the left margin)")
 
 
 def check_block(path, open_line, close_index, code):
@@ -607,25 +647,30 @@ def tangle(md_path, out_path):
     return text.encode("utf-8"), entries
 
 
-def read_existing(path):
-    """The output file's current bytes, or None when there is none to read."""
+def read_existing(path, verb):
+    """The output file's current bytes, or None when there is no such file.
+    verb says what was being done, for the error message."""
     try:
         with open(path, "rb") as existing:
             return existing.read()
     except FileNotFoundError:
         return None
     except OSError as error:
-        if os.path.isdir(path):
-            raise TangleError(path, None, "is a directory") from None
-        if isinstance(error, NotADirectoryError):
-            raise TangleError(path, None, "a part of the path is not a directory") from None
-        return None
+        raise TangleError(path, None, f"cannot {verb}: {describe(error, path)}") from None
+
+
+def describe(error, path):
+    """An OSError in words, naming the file at fault when it is not path."""
+    words = error.strerror or str(error)
+    if error.filename and os.fspath(error.filename) != path:
+        words += f" ({os.fspath(error.filename)})"
+    return words
 
 
 def write_if_changed(path, data):
     """Write data to path through a temporary file and a rename, unless the
     file already holds exactly data.  Returns True when it wrote."""
-    if read_existing(path) == data:
+    if read_existing(path, "write") == data:
         return False
     directory = os.path.dirname(path) or "."
     try:
@@ -635,7 +680,7 @@ def write_if_changed(path, data):
                                              prefix="." + os.path.basename(path) + ".",
                                              suffix=".tmp")
     except OSError as error:
-        raise TangleError(path, None, f"cannot write: {error.strerror}") from None
+        raise TangleError(path, None, f"cannot write: {describe(error, path)}") from None
     try:
         with os.fdopen(handle, "wb") as output:
             output.write(data)
@@ -649,7 +694,7 @@ def write_if_changed(path, data):
         except OSError:
             pass
         if isinstance(error, OSError):
-            raise TangleError(path, None, f"cannot write: {error.strerror}") from None
+            raise TangleError(path, None, f"cannot write: {describe(error, path)}") from None
         raise
     return True
 
@@ -715,7 +760,7 @@ def run(arguments):
                          + "\n]\n")
         return 0
     if arguments.check:
-        existing = read_existing(out_path)
+        existing = read_existing(out_path, "check")
         if existing == data:
             return 0
         state = "does not exist" if existing is None else "is out of date"

@@ -1,6 +1,6 @@
 """Host-only paths of out/gemm under valgrind (memcheck).
 
---self-test, --help and every bad command line of test_program.py run on the
+--self-test, --help and the bad command lines of test_program.py run on the
 CPU alone and never touch CUDA, so memcheck must find no invalid read or
 write, no use of uninitialised memory and no definite leak in them, and the
 program must still answer as it does without valgrind.  Skips when valgrind or
