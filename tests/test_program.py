@@ -340,5 +340,51 @@ class IntegerBuild(GemmTestCase):
         self.assertEqual(code, EXIT_OK, "self-test of the I8 build failed:\n" + tail(out + err))
 
 
+class SelfTestEveryTypePair(GemmTestCase):
+    """--self-test checks host code that depends on the type pair and the
+    transpositions (conversions, the error bound, the reference's indexing),
+    so it runs in a build of every type pair, with the transpositions varied.
+    (The default build and the I8 build are covered above.)  A self-test that
+    passed only for the default configuration once hid a wrong expectation
+    about the F16_IN_OUT bound."""
+
+    CONFIGURATIONS = [
+        ("f16_in_f32_out_both_transposed", ["TYPE=F16_IN_F32_OUT", "TRANSPOSE_A=1", "TRANSPOSE_B=1"]),
+        ("f16_in_out_32x8x16_a_transposed", ["TYPE=F16_IN_OUT", "MNK=32x8x16", "TRANSPOSE_A=1"]),
+        ("u8_8x32x16_b_transposed", ["TYPE=U8_IN_I32_OUT", "MNK=8x32x16", "TRANSPOSE_B=1"]),
+        ("bf16_both_transposed", ["TYPE=BF16_IN_F32_OUT", "TRANSPOSE_A=1", "TRANSPOSE_B=1"]),
+        ("tf32_b_transposed", ["TYPE=TF32_IN_F32_OUT", "TRANSPOSE_B=1"]),
+        ("f64_a_transposed", ["TYPE=F64_IN_OUT", "TRANSPOSE_A=1"]),
+    ]
+
+    @classmethod
+    def setUpClass(cls):
+        require_nvcc()
+        cls.tmp = tempfile.TemporaryDirectory(prefix="gemm-types-")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def check_self_test(self, name, variables):
+        target = os.path.join(self.tmp.name, name, "gemm")
+        self.binary = make_binary(target, "BIN=" + target, "ARCH=90", *variables)
+        code, out, err = self.gemm("--self-test", timeout=SELF_TEST_TIMEOUT_S)
+        self.assertEqual(code, EXIT_OK, "self-test of %s failed:\n%s" % (" ".join(variables), tail(out + err)))
+        self.assertIn("self-test: 0 failed", out)
+        self.assertNotIn("FAIL", out)
+
+
+def _add_self_test(name, variables):
+    def test(self):
+        self.check_self_test(name, variables)
+    test.__name__ = "test_" + name
+    setattr(SelfTestEveryTypePair, test.__name__, test)
+
+
+for _name, _variables in SelfTestEveryTypePair.CONFIGURATIONS:
+    _add_self_test(_name, _variables)
+
+
 if __name__ == "__main__":
     unittest.main()
