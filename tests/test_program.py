@@ -238,6 +238,18 @@ class ProgramWithoutGpu(GemmTestCase):
             self.assertRegex(report, pattern, "the self-test report does not mention %s:\n%s"
                              % (topic, report))
 
+    def test_cuda_error_messages_point_into_gemm_md(self):
+        # CHECK_CUDA and CHECK_LAUNCH print __FILE__:__LINE__; through the #line
+        # directives __FILE__ is gemm.md.  Without a GPU no CUDA call can fail,
+        # so check what the messages are built from: the file names compiled
+        # into the binary, and the line of a real CHECK_LAUNCH in gemm.md.
+        data = Path(self.binary).read_bytes()
+        self.assertTrue(b"\0gemm.md\0" in data, "no __FILE__ of gemm.md in the binary: #line lost?")
+        self.assertTrue(b"%s:%d: %s failed: %s" in data, "the CUDA error format string is missing")
+        lines = (REPO / "gemm.md").read_text().splitlines()
+        self.assertTrue(any("CHECK_LAUNCH();" in line for line in lines),
+                        "gemm.md has no CHECK_LAUNCH() after a launch")
+
     def test_help_lists_every_flag(self):
         code, out, err = self.gemm("--help")
         self.assertEqual(code, EXIT_OK, tail(out + err))
