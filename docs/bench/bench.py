@@ -39,6 +39,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+from gpu_test import parse_kv  # noqa: E402  the program's kv line, read as make gpu-test reads it
 
 TYPE_PAIRS = ("F16_IN_F32_OUT", "F16_IN_OUT", "U8_IN_I32_OUT", "I8_IN_I32_OUT",
               "BF16_IN_F32_OUT", "TF32_IN_F32_OUT", "F64_IN_OUT")
@@ -55,19 +57,6 @@ FIELDS = ("gpu", "cc", "sms", "clock_sm_mhz", "clock_max_sm_mhz", "clock_mem_mhz
 TIMEOUT_RUN = 240
 TIMEOUT_BUILD = 400
 GRACE = 40
-
-
-def parse_kv(stdout):
-    for line in reversed(stdout.splitlines()):
-        if "mode=" in line or "result=" in line:
-            pairs = {}
-            for token in line.split():
-                if "=" in token:
-                    key, value = token.split("=", 1)
-                    pairs[key] = value
-            if pairs:
-                return pairs
-    return None
 
 
 def to_float(text):
