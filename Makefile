@@ -69,7 +69,9 @@ $(BIN): out/gemm.cu $(FLAGS_FILE)
 run: $(BIN)
 	$(BIN) $(ARGS)
 
+# Installs missing test tools where it can (root or sudo, apt-get); otherwise names them.
 test:
+	@bash tests/install_tools.sh
 	$(PYTHON) tests/run.py $(TESTS)
 
 gpu-test: out/gemm.cu
