@@ -24,6 +24,8 @@ import tempfile
 import unittest
 from pathlib import Path
 
+from test_build import find_nvcc, tool_env  # one way to find nvcc for the whole suite
+
 REPO = Path(__file__).resolve().parent.parent
 GEMM = REPO / "out" / "gemm"
 
@@ -97,22 +99,6 @@ FLAG_VALUES = ["fast", "naive", "auto", "cpu", "gpu", "off", "text", "kv", "csv"
 SELF_TEST_TOPICS = [("padding", r"(?i)pad"), ("extraction", r"(?i)extract"),
                     ("CPU reference", r"(?i)reference"), ("error bound", r"(?i)bound"),
                     ("parsing", r"(?i)pars")]
-
-
-def find_nvcc():
-    nvcc = shutil.which("nvcc")
-    if nvcc is None and os.access("/usr/local/cuda/bin/nvcc", os.X_OK):
-        nvcc = "/usr/local/cuda/bin/nvcc"
-    return nvcc
-
-
-def tool_env():
-    env = dict(os.environ)
-    nvcc = find_nvcc()
-    if nvcc:
-        env["PATH"] = os.path.dirname(nvcc) + os.pathsep + env.get("PATH", "")
-    env["LC_ALL"] = "C"
-    return env
 
 
 def gpu_present():
