@@ -879,7 +879,7 @@ typedef struct {
     int cublas, print, peak, self_test, help;
     const char *dump_prefix;
 } Options;
-#line 1566 "gemm.md"
+#line 1572 "gemm.md"
 static int parse_integer(const char *text, long long low, long long high, long long *value)
 {
     char *end;
@@ -1023,7 +1023,7 @@ static void print_usage(FILE *out)
             "             4 out of memory, 5 CUDA or cuBLAS error, 6 file error\n",
             TYPE_NAME, SHAPE_NAME, TRANSPOSE_A, TRANSPOSE_B, MAX_PRINT_DIMENSION);
 }
-#line 1728 "gemm.md"
+#line 1734 "gemm.md"
 static uint64_t next_random(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
@@ -1067,7 +1067,7 @@ static void fill_accum(accum_t *x, size_t count, uint64_t seed, uint64_t stream)
 #endif
     }
 }
-#line 1781 "gemm.md"
+#line 1787 "gemm.md"
 typedef struct {
     cudaDeviceProp properties;
     int cc;   /* compute capability times ten */
@@ -1096,7 +1096,7 @@ static void select_gpu(Gpu *gpu)
     CHECK_CUDA(cudaSetDevice(0));
     CHECK_CUDA(cudaFuncSetAttribute(d_gemm, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)SHARED_BYTES));
 }
-#line 1820 "gemm.md"
+#line 1826 "gemm.md"
 static void *allocate(size_t bytes, const char *what)
 {
     void *memory = malloc(bytes > 0 ? bytes : 1);
@@ -1113,7 +1113,7 @@ static void check_device_memory(double bytes_needed)
         die(EXIT_NO_MEMORY, "this run needs %.2f GiB of device memory; %.2f GiB of %.2f GiB are free",
             bytes_needed / 0x1p30, free_bytes / 0x1p30, total_bytes / 0x1p30);
 }
-#line 1848 "gemm.md"
+#line 1854 "gemm.md"
 typedef struct {
     double median_ms, min_ms;
 } Timing;
@@ -1155,7 +1155,7 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
     free(times);
     return timing;
 }
-#line 1898 "gemm.md"
+#line 1904 "gemm.md"
 typedef struct {
     Shape shape;
     int kernel;
@@ -1178,7 +1178,7 @@ static void launch_gemm(const void *context)
     }
     CHECK_LAUNCH();
 }
-#line 1936 "gemm.md"
+#line 1942 "gemm.md"
 #if defined(U8_IN_I32_OUT)
 #define HAS_CUBLAS 0
 #else
@@ -1238,7 +1238,7 @@ static void launch_cublas(const void *context)
     (void)context;
 #endif
 }
-#line 2009 "gemm.md"
+#line 2015 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -1286,7 +1286,7 @@ static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, 
     write_npy(prefix, "B", NPY_INPUT, b, shape->rows_b, shape->cols_b, sizeof(input_t));
 #endif
 }
-#line 2065 "gemm.md"
+#line 2071 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -1362,7 +1362,7 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 2151 "gemm.md"
+#line 2157 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -1383,7 +1383,7 @@ static double milliseconds_since(double start)
 {
     return (seconds_now() - start) * 1e3;
 }
-#line 2178 "gemm.md"
+#line 2184 "gemm.md"
 static int run_gemm(const Options *options, const Gpu *gpu)
 {
     Shape shape = make_shape(options->m, options->n, options->k, BLOCK_M, BLOCK_N, BLOCK_K);
@@ -1429,7 +1429,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     CHECK_CUDA(cudaMemcpy(run.b, b_padded, bytes_b_padded, cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaMemcpy(run.c, c_padded, bytes_c_padded, cudaMemcpyHostToDevice));
     double h2d_ms = milliseconds_since(start);
-#line 2230 "gemm.md"
+#line 2236 "gemm.md"
     exact_t *expected = NULL;
     double *bound = NULL, reference_ms = 0.0;
     if (verify != VERIFY_OFF) {
@@ -1456,7 +1456,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
         verdict = compare_results(c_out, expected, bound, shape.m, shape.n);
     if (options->dump_prefix)
         write_npy(options->dump_prefix, "C_out", NPY_ACCUM, c_out, shape.m, shape.n, sizeof(accum_t));
-#line 2263 "gemm.md"
+#line 2269 "gemm.md"
     Timing timing = time_runs(launch_gemm, &run, options->warmup, options->iterations);
     double operations = 2.0 * shape.m * shape.n * shape.k;
     Timing cublas_timing = {0.0, 0.0};
@@ -1477,7 +1477,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
         CHECK_CUBLAS(cublasDestroy(cublas.handle));
         CHECK_CUDA(cudaFree(cublas.run.c));
     }
-#line 2289 "gemm.md"
+#line 2295 "gemm.md"
     Report report = {{NULL}, {{0}}, 0};
     report_add(&report, "mode", "gemm");
     report_add(&report, "type", "%s", TYPE_NAME);
@@ -1518,7 +1518,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     report_add(&report, "d2h_ms", "%.3f", d2h_ms);
     report_add(&report, "extract_ms", "%.3f", extract_ms);
     report_add(&report, "reference_ms", "%.3f", reference_ms);
-#line 2332 "gemm.md"
+#line 2342 "gemm.md"
     if (options->print) {
         print_inputs("A", a, shape.rows_a, shape.cols_a);
         print_inputs("B", b, shape.rows_b, shape.cols_b);
@@ -1566,7 +1566,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     free(bound);
     return verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 2389 "gemm.md"
+#line 2399 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -1621,7 +1621,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     free(host);
     return 0;
 }
-#line 2453 "gemm.md"
+#line 2463 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
@@ -1839,7 +1839,7 @@ static int self_test(void)
     printf("self-test: %d failed\n", self_test_failures);
     return self_test_failures ? 1 : 0;
 }
-#line 2679 "gemm.md"
+#line 2689 "gemm.md"
 int main(int argc, char **argv)
 {
     Options options;
