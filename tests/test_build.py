@@ -164,7 +164,7 @@ def makefile_nvcc_flags():
 @contextlib.contextmanager
 def make_lock():
     """One make at a time in this checkout, should test modules run in parallel
-    (the same lock as test_program.py's)."""
+    (test_program.py uses it too)."""
     name = "gemm-make-%s.lock" % hashlib.sha1(str(REPO).encode()).hexdigest()[:12]
     with open(os.path.join(tempfile.gettempdir(), name), "w") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)

@@ -11,10 +11,7 @@ when nvcc is not installed.  Nothing here measures time; every run has a
 timeout so that a hang fails instead of blocking the suite.
 """
 
-import contextlib
-import fcntl
 import glob
-import hashlib
 import os
 import re
 import resource
@@ -24,7 +21,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from test_build import find_nvcc, tool_env  # one way to find nvcc for the whole suite
+from test_build import find_nvcc, make_lock, tool_env  # shared with the build tests
 
 REPO = Path(__file__).resolve().parent.parent
 GEMM = REPO / "out" / "gemm"
@@ -123,18 +120,6 @@ def run(cmd, timeout, cwd=None):
 
 def tail(text, lines=30):
     return "\n".join(str(text).splitlines()[-lines:])
-
-
-@contextlib.contextmanager
-def make_lock():
-    """One make at a time in this checkout, should test modules run in parallel."""
-    name = "gemm-make-%s.lock" % hashlib.sha1(str(REPO).encode()).hexdigest()[:12]
-    with open(os.path.join(tempfile.gettempdir(), name), "w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def make_binary(target=None, *variables):
