@@ -10,11 +10,13 @@
 #
 # Variables: TYPE, MNK, TRANSPOSE_A, TRANSPOSE_B choose the configuration
 # without editing gemm.md (make TYPE=BF16_IN_F32_OUT MNK=16x16x16 TRANSPOSE_B=1);
-# ARCH (e.g. "90" or "80 90"), NVCC, BIN (the binary, default out/gemm).
+# ARCH (e.g. "90" or "80 90"), NVCC, BIN (the binary, default out/gemm), SRC (the
+# source it is built from, default out/gemm.cu; make gpu-test builds broken copies).
 
 NVCC   ?= $(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
 PYTHON ?= python3
 BIN    ?= out/gemm
+SRC    ?= out/gemm.cu
 ARGS   ?=
 
 # On a machine with a GPU, build for that GPU; otherwise for sm_80 and sm_90.
@@ -61,10 +63,10 @@ out/gemm.cu: gemm.md tangle.py
 FLAGS_FILE := $(BIN).flags
 $(shell mkdir -p $(dir $(BIN)) && (echo '$(NVCCFLAGS)' | cmp -s - $(FLAGS_FILE) || echo '$(NVCCFLAGS)' > $(FLAGS_FILE)))
 
-$(BIN): out/gemm.cu $(FLAGS_FILE)
+$(BIN): $(SRC) $(FLAGS_FILE)
 	@command -v $(NVCC) >/dev/null 2>&1 || { echo "make: nvcc not found: install the CUDA Toolkit" \
 	  "(https://developer.nvidia.com/cuda-downloads; Debian/Ubuntu: nvidia-cuda-toolkit) or set NVCC=" >&2; exit 1; }
-	$(NVCC) $(NVCCFLAGS) -o $@ out/gemm.cu $(LDLIBS)
+	$(NVCC) $(NVCCFLAGS) -o $@ $(SRC) $(LDLIBS)
 
 run: $(BIN)
 	$(BIN) $(ARGS)

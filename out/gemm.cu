@@ -446,7 +446,7 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
         *dst = scale_accumulator(alpha, staging_c[warp][(e / FRAG_N) * STAGED_C_LD + e % FRAG_N], beta, old);
     }
 }
-#line 887 "gemm.md"
+#line 889 "gemm.md"
 #if defined(F64_IN_OUT)
 #define BLOCK_M 128
 #define BLOCK_N 64
@@ -459,7 +459,7 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
 #define BLOCK_N 128
 #define BLOCK_K 16
 #define WARPS_M 2
-#define WARPS_N 4
+#define WARPS_N 2
 #define STAGES 4
 #elif IS_INTEGER
 #define BLOCK_M 128
@@ -469,14 +469,13 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
 #define WARPS_N 2
 #define STAGES 3
 #define MIN_BLOCKS_PER_SM 3
-#elif defined(BF16_IN_F32_OUT)
+#elif defined(F16_IN_OUT)
 #define BLOCK_M 128
-#define BLOCK_N 128
-#define BLOCK_K 64
+#define BLOCK_N 256
+#define BLOCK_K 32
 #define WARPS_M 2
-#define WARPS_N 4
+#define WARPS_N 2
 #define STAGES 3
-#define MIN_BLOCKS_PER_SM 1   /* all 255 registers: no spills in any bf16 configuration, and 5% faster */
 #else
 #define BLOCK_M 128
 #define BLOCK_N 128
@@ -496,7 +495,7 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
 #define WARP_TILE_N (BLOCK_N / WARPS_N)
 #define FRAGS_M (WARP_TILE_M / FRAG_M)
 #define FRAGS_N (WARP_TILE_N / FRAG_N)
-#line 967 "gemm.md"
+#line 968 "gemm.md"
 #define TILE_OFFSET(row, col, tile_rows, panel, ld) \
     (((col) / (panel)) * (tile_rows) * (ld) + (row) * (ld) + (col) % (panel))
 
@@ -535,7 +534,7 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
 #else
 #define B_SMEM_OFFSET(kk, j) TILE_OFFSET((kk), (j), B_TILE_ROWS, B_PANEL, B_LD)
 #endif
-#line 1022 "gemm.md"
+#line 1023 "gemm.md"
 template <int BYTES>
 __device__ static inline void copy_async(void *shared_destination, const void *global_source)
 {
@@ -567,7 +566,7 @@ __device__ static inline void copy_async_wait(void)
     asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING) : "memory");
 #endif
 }
-#line 1074 "gemm.md"
+#line 1075 "gemm.md"
 #define CHUNK_ELEMS(panel) ((panel) * sizeof(input_t) >= 16 ? 16 / sizeof(input_t) : (panel))
 #define CHUNKS_PER_ROW(cols, panel) ((cols) / CHUNK_ELEMS(panel))
 #define COPY_ROW(cols, panel) (threadIdx.x / (8 * CHUNKS_PER_ROW(cols, panel)) * 8 + threadIdx.x % 8)
@@ -609,7 +608,88 @@ __device__ static inline void load_stage(input_t *a_tile, input_t *b_tile, const
     copy_tile_async<B_TILE_ROWS, B_TILE_COLS, B_PANEL, B_LD>(
         b_tile + b_plan->offset, b_plan->source + B_INDEX(k_tile * BLOCK_K, 0, b_plan->ld), b_plan->ld);
 }
-#line 1126 "gemm.md"
+#line 1162 "gemm.md"
+/* The type pairs whose load_matrix_sync from shared memory compiles to generic loads */
+#if defined(BF16_IN_F32_OUT) || defined(TF32_IN_F32_OUT) || defined(F64_IN_OUT)
+#define LOAD_BY_PTX 1
+#else
+#define LOAD_BY_PTX 0
+#endif
+
+#if LOAD_BY_PTX
+#if defined(BF16_IN_F32_OUT)
+#define PTX_TYPE "bf16"
+#elif defined(TF32_IN_F32_OUT)
+#define PTX_TYPE "tf32"
+#else
+#define PTX_TYPE "f64"
+#endif
+#if defined(MNK_16x16x16)
+#define PTX_SHAPE "m16n16k16"
+#elif defined(MNK_32x8x16)
+#define PTX_SHAPE "m32n8k16"
+#elif defined(MNK_8x32x16)
+#define PTX_SHAPE "m8n32k16"
+#elif defined(MNK_16x16x8)
+#define PTX_SHAPE "m16n16k8"
+#else
+#define PTX_SHAPE "m8n8k4"
+#endif
+#if TRANSPOSE_A
+#define PTX_LOAD_A "wmma.load.a.sync.aligned.col." PTX_SHAPE ".shared." PTX_TYPE
+#else
+#define PTX_LOAD_A "wmma.load.a.sync.aligned.row." PTX_SHAPE ".shared." PTX_TYPE
+#endif
+#if TRANSPOSE_B
+#define PTX_LOAD_B "wmma.load.b.sync.aligned.col." PTX_SHAPE ".shared." PTX_TYPE
+#else
+#define PTX_LOAD_B "wmma.load.b.sync.aligned.row." PTX_SHAPE ".shared." PTX_TYPE
+#endif
+
+/* One wmma.load from shared memory into a fragment's registers: 1 double, or 2, 4 or 8 words. */
+#if defined(F64_IN_OUT)
+#define LOAD_SHARED(fragment, instruction, address, ldm)                                        \
+    asm volatile(instruction " {%0}, [%1], %2;\n"                                               \
+                 : "=d"((fragment).x[0]) : "r"(address), "r"(ldm) : "memory")
+#else
+#define LOAD_SHARED(fragment, instruction, address, ldm)                                        \
+    do {                                                                                        \
+        unsigned *r = (unsigned *)(fragment).x;                                                 \
+        if (sizeof((fragment).x) == 8)                                                          \
+            asm volatile(instruction " {%0, %1}, [%2], %3;\n"                                   \
+                         : "=r"(r[0]), "=r"(r[1]) : "r"(address), "r"(ldm) : "memory");        \
+        else if (sizeof((fragment).x) == 16)                                                    \
+            asm volatile(instruction " {%0, %1, %2, %3}, [%4], %5;\n"                           \
+                         : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])                       \
+                         : "r"(address), "r"(ldm) : "memory");                                  \
+        else                                                                                    \
+            asm volatile(instruction " {%0, %1, %2, %3, %4, %5, %6, %7}, [%8], %9;\n"           \
+                         : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]),                      \
+                           "=r"(r[4]), "=r"(r[5]), "=r"(r[6]), "=r"(r[7])                       \
+                         : "r"(address), "r"(ldm) : "memory");                                  \
+    } while (0)
+#endif
+#endif
+
+/* load_matrix_sync from shared memory, as a shared-memory load for every type pair. */
+__device__ static inline void load_shared_a(fragment_a &fragment, const input_t *pointer, unsigned ldm)
+{
+#if LOAD_BY_PTX
+    LOAD_SHARED(fragment, PTX_LOAD_A, (unsigned)__cvta_generic_to_shared(pointer), ldm);
+#else
+    wmma::load_matrix_sync(fragment, pointer, ldm);
+#endif
+}
+
+__device__ static inline void load_shared_b(fragment_b &fragment, const input_t *pointer, unsigned ldm)
+{
+#if LOAD_BY_PTX
+    LOAD_SHARED(fragment, PTX_LOAD_B, (unsigned)__cvta_generic_to_shared(pointer), ldm);
+#else
+    wmma::load_matrix_sync(fragment, pointer, ldm);
+#endif
+}
+#line 1253 "gemm.md"
 __device__ static inline void multiply_stage(fragment_c (&acc)[FRAGS_M][FRAGS_N], const input_t *a_tile,
                                              const input_t *b_tile, int warp_row, int warp_col)
 {
@@ -619,12 +699,12 @@ __device__ static inline void multiply_stage(fragment_c (&acc)[FRAGS_M][FRAGS_N]
         fragment_b b_frag[FRAGS_N];
 #pragma unroll
         for (int i = 0; i < FRAGS_M; i++) {
-            wmma::load_matrix_sync(a_frag[i], a_tile + A_SMEM_OFFSET(warp_row + i * FRAG_M, kk), A_LD);
+            load_shared_a(a_frag[i], a_tile + A_SMEM_OFFSET(warp_row + i * FRAG_M, kk), A_LD);
             round_fragment(a_frag[i]);
         }
 #pragma unroll
         for (int j = 0; j < FRAGS_N; j++) {
-            wmma::load_matrix_sync(b_frag[j], b_tile + B_SMEM_OFFSET(kk, warp_col + j * FRAG_N), B_LD);
+            load_shared_b(b_frag[j], b_tile + B_SMEM_OFFSET(kk, warp_col + j * FRAG_N), B_LD);
             round_fragment(b_frag[j]);
         }
 #pragma unroll
@@ -634,7 +714,7 @@ __device__ static inline void multiply_stage(fragment_c (&acc)[FRAGS_M][FRAGS_N]
                 wmma::mma_sync(acc[i][j], a_frag[i], b_frag[j], acc[i][j]);
     }
 }
-#line 1166 "gemm.md"
+#line 1293 "gemm.md"
 #define STAGING_LD (FRAG_N + 16 / sizeof(accum_t))
 #define STAGING_WARP_ELEMS (FRAGS_N * FRAG_M * STAGING_LD)
 #define C_VECTOR (16 / sizeof(accum_t))   /* accumulator elements per 16 bytes */
@@ -669,7 +749,7 @@ __device__ static inline void store_tile(fragment_c (&acc)[FRAGS_M][FRAGS_N], ac
         __syncwarp();   /* the staging area is rewritten for the next row of fragments */
     }
 }
-#line 1212 "gemm.md"
+#line 1339 "gemm.md"
 #define GROUP_ROWS 8
 
 __device__ static inline void block_position(int *block_row, int *block_col, int blocks_m, int blocks_n)
@@ -681,7 +761,7 @@ __device__ static inline void block_position(int *block_row, int *block_col, int
     *block_row = first_row + in_group % rows_in_group;
     *block_col = in_group / rows_in_group;
 }
-#line 1246 "gemm.md"
+#line 1373 "gemm.md"
 #define PIPELINE_BYTES (STAGES * (A_STAGE_ELEMS + B_STAGE_ELEMS) * sizeof(input_t))
 #define STAGING_BYTES (WARPS_M * WARPS_N * STAGING_WARP_ELEMS * sizeof(accum_t))
 #define SHARED_BYTES (PIPELINE_BYTES > STAGING_BYTES ? PIPELINE_BYTES : STAGING_BYTES)
@@ -738,7 +818,7 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
     store_tile(acc, (accum_t *)shared_bytes + warp * STAGING_WARP_ELEMS, c, shape.n_padded,
                block_row * BLOCK_M + warp_row, block_col * BLOCK_N + warp_col, alpha, beta);
 }
-#line 1323 "gemm.md"
+#line 1450 "gemm.md"
 #define PEAK_CHAINS 8
 #define PEAK_WARPS 8
 #define PEAK_LD 64   /* elements per row of the peak operands: a multiple of 16 bytes for every type */
@@ -767,7 +847,7 @@ d_peak(const input_t *a, const input_t *b, accum_t *c, int iterations)
     int warp = blockIdx.x * PEAK_WARPS + threadIdx.x / 32;
     wmma::store_matrix_sync(c + (size_t)warp * FRAG_M * FRAG_N, acc[0], FRAG_N, wmma::mem_row_major);
 }
-#line 1372 "gemm.md"
+#line 1499 "gemm.md"
 #if IS_INTEGER
 #define INPUT_TO_EXACT(x) ((long long)(x))
 #define ACCUM_TO_EXACT(x) ((long long)(x))
@@ -775,7 +855,7 @@ d_peak(const input_t *a, const input_t *b, accum_t *c, int iterations)
 #define INPUT_TO_EXACT(x) INPUT_TO_DOUBLE(x)
 #define ACCUM_TO_EXACT(x) ACCUM_TO_DOUBLE(x)
 #endif
-#line 1408 "gemm.md"
+#line 1535 "gemm.md"
 #if defined(F64_IN_OUT)
 #define ROUNDING_STEPS(k) ((double)(k) + 2.0)
 #else
@@ -793,7 +873,7 @@ __host__ __device__ static inline double error_bound(double abs_products, double
            UNIT_ROUNDOFF_OUT * abs_result;
 #endif
 }
-#line 1435 "gemm.md"
+#line 1562 "gemm.md"
 __host__ __device__ static inline void reference_element(const input_t *a, const input_t *b, const accum_t *c_in,
                                                          Shape shape, exact_t alpha, exact_t beta, int i, int j,
                                                          exact_t *result, double *bound)
@@ -831,7 +911,7 @@ __global__ void d_gemm_reference(const input_t *a, const input_t *b, const accum
         reference_element(a, b, c_in, shape, alpha, beta, i, j,
                           &result[(size_t)i * shape.n + j], &bound[(size_t)i * shape.n + j]);
 }
-#line 1481 "gemm.md"
+#line 1608 "gemm.md"
 typedef struct {
     long long failures;
     double worst_error, worst_bound, worst_ratio;
@@ -861,7 +941,7 @@ static Verdict compare_results(const accum_t *c_out, const exact_t *expected, co
     }
     return verdict;
 }
-#line 1546 "gemm.md"
+#line 1673 "gemm.md"
 enum { KERNEL_FAST, KERNEL_NAIVE };
 enum { VERIFY_AUTO, VERIFY_CPU, VERIFY_GPU, VERIFY_OFF };
 enum { FORMAT_TEXT, FORMAT_KV, FORMAT_CSV };
@@ -879,7 +959,7 @@ typedef struct {
     int cublas, print, peak, self_test, help;
     const char *dump_prefix;
 } Options;
-#line 1572 "gemm.md"
+#line 1699 "gemm.md"
 static int parse_integer(const char *text, long long low, long long high, long long *value)
 {
     char *end;
@@ -1023,7 +1103,7 @@ static void print_usage(FILE *out)
             "             4 out of memory, 5 CUDA or cuBLAS error, 6 file error\n",
             TYPE_NAME, SHAPE_NAME, TRANSPOSE_A, TRANSPOSE_B, MAX_PRINT_DIMENSION);
 }
-#line 1734 "gemm.md"
+#line 1861 "gemm.md"
 static uint64_t next_random(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
@@ -1067,7 +1147,7 @@ static void fill_accum(accum_t *x, size_t count, uint64_t seed, uint64_t stream)
 #endif
     }
 }
-#line 1787 "gemm.md"
+#line 1914 "gemm.md"
 typedef struct {
     cudaDeviceProp properties;
     int cc;   /* compute capability times ten */
@@ -1096,7 +1176,7 @@ static void select_gpu(Gpu *gpu)
     CHECK_CUDA(cudaSetDevice(0));
     CHECK_CUDA(cudaFuncSetAttribute(d_gemm, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)SHARED_BYTES));
 }
-#line 1826 "gemm.md"
+#line 1953 "gemm.md"
 static void *allocate(size_t bytes, const char *what)
 {
     void *memory = malloc(bytes > 0 ? bytes : 1);
@@ -1113,7 +1193,7 @@ static void check_device_memory(double bytes_needed)
         die(EXIT_NO_MEMORY, "this run needs %.2f GiB of device memory; %.2f GiB of %.2f GiB are free",
             bytes_needed / 0x1p30, free_bytes / 0x1p30, total_bytes / 0x1p30);
 }
-#line 1854 "gemm.md"
+#line 1981 "gemm.md"
 typedef struct {
     double median_ms, min_ms;
 } Timing;
@@ -1155,7 +1235,7 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
     free(times);
     return timing;
 }
-#line 1904 "gemm.md"
+#line 2031 "gemm.md"
 typedef struct {
     Shape shape;
     int kernel;
@@ -1178,7 +1258,7 @@ static void launch_gemm(const void *context)
     }
     CHECK_LAUNCH();
 }
-#line 1942 "gemm.md"
+#line 2069 "gemm.md"
 #if defined(U8_IN_I32_OUT)
 #define HAS_CUBLAS 0
 #else
@@ -1238,7 +1318,7 @@ static void launch_cublas(const void *context)
     (void)context;
 #endif
 }
-#line 2015 "gemm.md"
+#line 2142 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -1286,7 +1366,7 @@ static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, 
     write_npy(prefix, "B", NPY_INPUT, b, shape->rows_b, shape->cols_b, sizeof(input_t));
 #endif
 }
-#line 2071 "gemm.md"
+#line 2198 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -1362,7 +1442,7 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 2157 "gemm.md"
+#line 2284 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -1383,7 +1463,7 @@ static double milliseconds_since(double start)
 {
     return (seconds_now() - start) * 1e3;
 }
-#line 2184 "gemm.md"
+#line 2311 "gemm.md"
 static int run_gemm(const Options *options, const Gpu *gpu)
 {
     Shape shape = make_shape(options->m, options->n, options->k, BLOCK_M, BLOCK_N, BLOCK_K);
@@ -1429,7 +1509,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     CHECK_CUDA(cudaMemcpy(run.b, b_padded, bytes_b_padded, cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaMemcpy(run.c, c_padded, bytes_c_padded, cudaMemcpyHostToDevice));
     double h2d_ms = milliseconds_since(start);
-#line 2236 "gemm.md"
+#line 2363 "gemm.md"
     exact_t *expected = NULL;
     double *bound = NULL, reference_ms = 0.0;
     if (verify != VERIFY_OFF) {
@@ -1456,7 +1536,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
         verdict = compare_results(c_out, expected, bound, shape.m, shape.n);
     if (options->dump_prefix)
         write_npy(options->dump_prefix, "C_out", NPY_ACCUM, c_out, shape.m, shape.n, sizeof(accum_t));
-#line 2269 "gemm.md"
+#line 2396 "gemm.md"
     Timing timing = time_runs(launch_gemm, &run, options->warmup, options->iterations);
     double operations = 2.0 * shape.m * shape.n * shape.k;
     Timing cublas_timing = {0.0, 0.0};
@@ -1477,7 +1557,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
         CHECK_CUBLAS(cublasDestroy(cublas.handle));
         CHECK_CUDA(cudaFree(cublas.run.c));
     }
-#line 2295 "gemm.md"
+#line 2422 "gemm.md"
     Report report = {{NULL}, {{0}}, 0};
     report_add(&report, "mode", "gemm");
     report_add(&report, "type", "%s", TYPE_NAME);
@@ -1518,7 +1598,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     report_add(&report, "d2h_ms", "%.3f", d2h_ms);
     report_add(&report, "extract_ms", "%.3f", extract_ms);
     report_add(&report, "reference_ms", "%.3f", reference_ms);
-#line 2342 "gemm.md"
+#line 2469 "gemm.md"
     if (options->print) {
         print_inputs("A", a, shape.rows_a, shape.cols_a);
         print_inputs("B", b, shape.rows_b, shape.cols_b);
@@ -1566,7 +1646,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     free(bound);
     return verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 2399 "gemm.md"
+#line 2526 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -1621,7 +1701,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     free(host);
     return 0;
 }
-#line 2463 "gemm.md"
+#line 2590 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
@@ -1839,7 +1919,7 @@ static int self_test(void)
     printf("self-test: %d failed\n", self_test_failures);
     return self_test_failures ? 1 : 0;
 }
-#line 2689 "gemm.md"
+#line 2816 "gemm.md"
 int main(int argc, char **argv)
 {
     Options options;

@@ -19,6 +19,10 @@ What it does, in one call that must stay under ten minutes:
   5. failure paths: device memory exhausted (exit 4), bad usage (exit 2), no
      GPU visible (exit 3), an unwritable --dump (exit 6), plus --help,
      --self-test, --peak, --format=csv/text, --print, --cublas, determinism;
+     and three deliberately broken builds of out/gemm.cu (FAULTS below): a
+     launch that cannot start and a kernel that writes out of bounds (exit 5,
+     one line naming the check's line in gemm.md), and a kernel that computes
+     the wrong result (exit 1);
   6. prints a summary table and `gpu-test: N passed, N failed`; exits 1 on any
      failure (a check that did not run counts as failed).  The full log and a
      CSV of every check go to --out (default out/gpu-test/).
@@ -121,6 +125,41 @@ class Config:
 
     def row_key(self):
         return (self.type, self.mnk)
+
+
+# Deliberately broken builds: (name, text in out/gemm.cu, replacement, arguments, exit status wanted,
+# what the one stderr line must contain, which check's line in gemm.md it must name).  Each
+# replacement stays on one line, so the #line directives still point at gemm.md.
+FAST_LAUNCH = "d_gemm<<<blocks, THREADS, SHARED_BYTES>>>(run->a, run->b, run->c, *shape, run->alpha, run->beta);"
+FAULTS = (
+    ("launch", FAST_LAUNCH,
+     "d_gemm<<<blocks, 2 * 1024, SHARED_BYTES>>>(run->a, run->b, run->c, *shape, run->alpha, run->beta);",
+     ["--format=kv", "127", "253", "61"], 5, "invalid configuration argument", "CHECK_LAUNCH"),
+    ("out-of-bounds", FAST_LAUNCH,
+     "d_gemm<<<blocks, THREADS, SHARED_BYTES>>>(run->a, run->b, run->c + ((size_t)1 << 40), *shape, "
+     "run->alpha, run->beta);",
+     ["--format=kv", "127", "253", "61"], 5, "illegal memory access", "CHECK_"),
+    ("wrong-result", FAST_LAUNCH,
+     "d_gemm<<<blocks, THREADS, SHARED_BYTES>>>(run->a, run->b, run->c, *shape, run->alpha + run->alpha, "
+     "run->beta);",
+     ["--format=kv", "127", "253", "61"], 1, None, None),
+)
+FAULT_TYPE, FAULT_MNK = "F16_IN_F32_OUT", "16x16x16"
+
+
+class FaultConfig(Config):
+    """A broken copy of the default configuration, built from out/cfg/FAULT_<name>/gemm.cu."""
+
+    def __init__(self, fault):
+        Config.__init__(self, FAULT_TYPE, FAULT_MNK, 0, 0)
+        self.fault = fault
+        self.name = "FAULT_" + fault[0]
+        self.binary = os.path.join("out", "cfg", self.name, "gemm")
+        self.source = self.binary + ".cu"
+        self.default_shape = False
+
+    def row_key(self):
+        return ("broken build", self.fault[0])
 
 
 class Record:
@@ -319,6 +358,13 @@ class Tester:
         os.makedirs(directory, exist_ok=True)
         argv = ["make", "-s", "BIN=%s" % config.binary, "TYPE=%s" % config.type, "MNK=%s" % config.mnk,
                 "TRANSPOSE_A=%d" % config.ta, "TRANSPOSE_B=%d" % config.tb] + self.args.make_arg
+        if isinstance(config, FaultConfig):
+            problem = self.write_fault_source(config)
+            if problem:
+                record.detail = problem
+                self.log("build %s: fail %s" % (config.name, problem))
+                return False
+            argv.insert(3, "SRC=%s" % config.source)
         record.command = " ".join(argv)
         if self.args.no_build:
             ok = os.access(self.binary_path(config), os.X_OK)
@@ -343,6 +389,40 @@ class Tester:
             record.detail += " (log: %s)" % os.path.relpath(log_path, self.root)
         self.log("build %s: %s %.1fs %s" % (config.name, record.status, outcome.seconds, record.detail))
         return ok
+
+    def write_fault_source(self, config):
+        """out/gemm.cu with one launch line replaced; a message if the line is not there exactly once."""
+        name, original, replacement = config.fault[:3]
+        with open(os.path.join(self.root, "out", "gemm.cu")) as handle:
+            text = handle.read()
+        if text.count(original) != 1:
+            return ("the line to break occurs %d times in out/gemm.cu, want 1: update FAULTS in "
+                    "tests/gpu_test.py (%s)" % (text.count(original), original[:60]))
+        with open(os.path.join(self.root, config.source), "w") as handle:
+            handle.write(text.replace(original, replacement))
+        return None
+
+    def fault_run(self, config):
+        """Run a broken build; it must fail with its exit status, naming the check's line in gemm.md."""
+        name, _, _, args, expect, message, check_name = config.fault
+        with open(os.path.join(self.root, "gemm.md")) as handle:
+            source_lines = handle.read().splitlines()
+
+        def names_its_check(outcome):
+            if expect == 1:
+                kv = parse_kv(outcome.stdout) or {}
+                return [] if kv.get("result") == "fail" else ["result=%s, want fail" % kv.get("result")]
+            line = outcome.stderr.strip()
+            problems = [] if message in line else ["message lacks '%s'" % message]
+            place = re.search(r"\bgemm\.md:(\d+):", line)
+            if not place:
+                return problems + ["message does not name a line of gemm.md"]
+            number = int(place.group(1))
+            text = source_lines[number - 1] if 0 < number <= len(source_lines) else ""
+            if check_name not in text:
+                problems.append("gemm.md:%d is '%s', not a %s" % (number, text.strip()[:60], check_name))
+            return problems
+        self.expect_exit(config, "broken build: %s" % name, args, expect, check=names_its_check)
 
     # ---------------------------------------------------------------- gemm runs
     def gemm_run(self, config, kernel, size, extra, label, timeout=TIMEOUT_RUN, expect_verify=True,
@@ -726,7 +806,9 @@ class Tester:
         pools = (build_pool, san_pool)
         try:
             t0 = time.monotonic()
-            for config in configs:
+            faults = [] if args.skip_failure_paths or FAULT_TYPE not in args.types else \
+                [FaultConfig(fault) for fault in FAULTS]
+            for config in configs + faults:
                 self.builds[config.name] = build_pool.submit(self.build, config)
             all_builds = list(self.builds.values())
 
@@ -772,6 +854,8 @@ class Tester:
             if default and not args.skip_failure_paths:
                 needs = list({c.name: c for c in (default, unsigned, signed_int)}.values())
                 lane.append((needs, lambda: self.failure_paths(default, unsigned, signed_int)))
+            for fault in faults:
+                lane.append(([fault], lambda c=fault: self.fault_run(c)))
             for config in configs:
                 if not config.default_shape:
                     lane.append(([config], lambda c=config: self.config_runs(c, args.quick)))

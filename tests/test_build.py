@@ -385,6 +385,52 @@ for _name, _, _texts in INVALID:
 
 # --- (c) the Makefile's overrides ----------------------------------------------
 
+class FastKernelLoadsFromSharedMemory(unittest.TestCase):
+    """In d_gemm every wmma.load names the .shared state space (gemm.md, "Loading
+    fragments from shared memory"): a generic load costs bf16 half its speed."""
+
+    results = {}
+
+    @classmethod
+    def setUpClass(cls):
+        _require_sources(cls)
+        cls.tmp = tempfile.TemporaryDirectory(prefix="gemm-ptx-")
+        flags = makefile_nvcc_flags()
+
+        def ptx_of(job):
+            name, defines = job
+            path = os.path.join(cls.tmp.name, name + ".ptx")
+            code, out, err = run([NVCC, "-ptx", "-arch=sm_90"] + flags + defines + [str(GEMM_CU), "-o", path],
+                                 timeout=COMPILE_TIMEOUT_S)
+            text = open(path).read() if code == 0 and os.path.exists(path) else ""
+            return name, (code, out + err, text)
+
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1)) as pool:
+            cls.results = dict(pool.map(ptx_of, VALID))
+
+    @classmethod
+    def tearDownClass(cls):
+        if hasattr(cls, "tmp"):
+            cls.tmp.cleanup()
+
+    def test_every_configuration(self):
+        problems = []
+        for name, _ in VALID:
+            code, output, ptx = self.results[name]
+            if code != 0:
+                problems.append("%s: nvcc -ptx failed: %s" % (name, tail(output, 3)))
+                continue
+            entry = re.search(r"\.entry _Z6d_gemmP.*?\n}\n", ptx, re.DOTALL)
+            if not entry:
+                problems.append("%s: no d_gemm entry in the PTX" % name)
+                continue
+            loads = re.findall(r"wmma\.load\.[ab]\.[^\s]*", entry.group(0))
+            generic = [load for load in loads if ".shared." not in load]
+            if not loads or generic:
+                problems.append("%s: %d wmma.load, generic: %s" % (name, len(loads), sorted(set(generic))))
+        self.assertEqual(problems, [], "\n".join(problems))
+
+
 class MakeOverrides(unittest.TestCase):
     """make TYPE=... MNK=... TRANSPOSE_B=... BIN=... builds one configuration."""
 
@@ -441,6 +487,32 @@ class MakeOverrides(unittest.TestCase):
             code, out, err = run([cuobjdump, "-sass", binary], timeout=600)
             self.assertEqual(code, 0, err)
             self.assertRegex(out, r"(?i)tf32", "no TF32 MMA instruction in the TF32 build")
+
+    def test_broken_builds_of_gpu_test(self):
+        """make gpu-test breaks one line of out/gemm.cu three ways and builds it with SRC=."""
+        import importlib.util
+        spec = importlib.util.spec_from_file_location("gpu_test", str(REPO / "tests" / "gpu_test.py"))
+        gpu_test = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(gpu_test)
+        text = GEMM_CU.read_text()
+        self.assertEqual(len(gpu_test.FAULTS), 3)
+        for name, original, replacement, _, expect, _, _ in gpu_test.FAULTS:
+            self.assertEqual(text.count(original), 1, "%s: the line gpu_test.py breaks is not in out/gemm.cu "
+                             "exactly once: %s" % (name, original))
+            self.assertNotIn("\n", replacement, "%s: a replacement must keep the #line numbering" % name)
+            self.assertNotEqual(original, replacement)
+            self.assertIn(expect, (1, 5))
+        broken = os.path.join(self.tmp.name, "broken", "gemm.cu")
+        os.makedirs(os.path.dirname(broken), exist_ok=True)
+        name, original, replacement = gpu_test.FAULTS[0][:3]
+        with open(broken, "w") as handle:
+            handle.write(text.replace(original, replacement))
+        code, out, err = self.make("-n", "BIN=" + self.bin_path("broken"), "SRC=" + broken,
+                                   "TYPE=F16_IN_F32_OUT", timeout=120)
+        self.assertEqual(code, 0, err)
+        nvcc_lines = [line for line in out.splitlines() if "nvcc" in line and "-o" in line]
+        self.assertTrue(nvcc_lines and broken in nvcc_lines[-1] and str(GEMM_CU) not in nvcc_lines[-1]
+                        and " out/gemm.cu" not in nvcc_lines[-1], "make SRC= does not build SRC:\n" + out)
 
     def test_unknown_type_fails_with_message(self):
         binary = self.bin_path("nope")
