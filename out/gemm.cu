@@ -495,18 +495,71 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
 #define WARP_TILE_N (BLOCK_N / WARPS_N)
 #define FRAGS_M (WARP_TILE_M / FRAG_M)
 #define FRAGS_N (WARP_TILE_N / FRAG_N)
-#line 968 "gemm.md"
+#line 959 "gemm.md"
+#if IS_INTEGER
+#define TILE_TRANSPOSE_A 0   /* A as M x K */
+#define TILE_TRANSPOSE_B 1   /* B as N x K */
+#else
+#define TILE_TRANSPOSE_A TRANSPOSE_A
+#define TILE_TRANSPOSE_B TRANSPOSE_B
+#endif
+#define PRETRANSPOSE_A (TILE_TRANSPOSE_A != TRANSPOSE_A)
+#define PRETRANSPOSE_B (TILE_TRANSPOSE_B != TRANSPOSE_B)
+
+#if TILE_TRANSPOSE_A
+typedef wmma::fragment<wmma::matrix_a, FRAG_M, FRAG_N, FRAG_K, frag_t, wmma::col_major> tile_fragment_a;
+#define TILE_A_INDEX(i, kk, ld) ((size_t)(kk) * (ld) + (i))
+#define TILE_FRAG_ROW_A FRAG_M
+#else
+typedef wmma::fragment<wmma::matrix_a, FRAG_M, FRAG_N, FRAG_K, frag_t, wmma::row_major> tile_fragment_a;
+#define TILE_A_INDEX(i, kk, ld) ((size_t)(i) * (ld) + (kk))
+#define TILE_FRAG_ROW_A FRAG_K
+#endif
+#if TILE_TRANSPOSE_B
+typedef wmma::fragment<wmma::matrix_b, FRAG_M, FRAG_N, FRAG_K, frag_t, wmma::col_major> tile_fragment_b;
+#define TILE_B_INDEX(kk, j, ld) ((size_t)(j) * (ld) + (kk))
+#define TILE_FRAG_ROW_B FRAG_K
+#else
+typedef wmma::fragment<wmma::matrix_b, FRAG_M, FRAG_N, FRAG_K, frag_t, wmma::row_major> tile_fragment_b;
+#define TILE_B_INDEX(kk, j, ld) ((size_t)(kk) * (ld) + (j))
+#define TILE_FRAG_ROW_B FRAG_N
+#endif
+#line 996 "gemm.md"
+#if IS_INTEGER
+#define TRANSPOSE_TILE 64
+
+/* out (cols x rows) = in (rows x cols) transposed; rows and cols are multiples of TRANSPOSE_TILE. */
+__global__ void d_transpose(const input_t *__restrict__ in, input_t *__restrict__ out, int rows, int cols)
+{
+    __shared__ input_t tile[TRANSPOSE_TILE][TRANSPOSE_TILE + 4];
+    const int words = TRANSPOSE_TILE / 4;   /* 4-byte words per tile row */
+    int row0 = blockIdx.y * TRANSPOSE_TILE, col0 = blockIdx.x * TRANSPOSE_TILE;
+    for (int i = threadIdx.x; i < TRANSPOSE_TILE * words; i += blockDim.x) {
+        int r = i / words, c = i % words * 4;
+        *(unsigned *)&tile[r][c] = *(const unsigned *)&in[(size_t)(row0 + r) * cols + col0 + c];
+    }
+    __syncthreads();
+    for (int i = threadIdx.x; i < TRANSPOSE_TILE * words; i += blockDim.x) {
+        int r = i / words, c = i % words * 4;   /* row r of the output tile is column r of the input tile */
+        unsigned word = 0;
+        for (int e = 0; e < 4; e++)
+            word |= (unsigned)(unsigned char)tile[c + e][r] << (8 * e);
+        *(unsigned *)&out[(size_t)(col0 + r) * rows + row0 + c] = word;
+    }
+}
+#endif
+#line 1050 "gemm.md"
 #define TILE_OFFSET(row, col, tile_rows, panel, ld) \
     (((col) / (panel)) * (tile_rows) * (ld) + (row) * (ld) + (col) % (panel))
 
-#if TRANSPOSE_A
+#if TILE_TRANSPOSE_A
 #define A_TILE_ROWS BLOCK_K
 #define A_TILE_COLS BLOCK_M
 #else
 #define A_TILE_ROWS BLOCK_M
 #define A_TILE_COLS BLOCK_K
 #endif
-#if TRANSPOSE_B
+#if TILE_TRANSPOSE_B
 #define B_TILE_ROWS BLOCK_N
 #define B_TILE_COLS BLOCK_K
 #else
@@ -515,26 +568,26 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
 #endif
 
 /* Wide fragments: one panel, rows padded by 16 bytes. Narrow: panels one fragment wide, 16-byte rows. */
-#define A_WIDE (FRAG_ROW_A * sizeof(input_t) >= 32)
-#define A_PANEL (A_WIDE ? A_TILE_COLS : FRAG_ROW_A)
+#define A_WIDE (TILE_FRAG_ROW_A * sizeof(input_t) >= 32)
+#define A_PANEL (A_WIDE ? A_TILE_COLS : TILE_FRAG_ROW_A)
 #define A_LD (A_WIDE ? A_TILE_COLS + 16 / sizeof(input_t) : 16 / sizeof(input_t))
 #define A_STAGE_ELEMS (A_TILE_COLS / A_PANEL * A_TILE_ROWS * A_LD)
-#define B_WIDE (FRAG_ROW_B * sizeof(input_t) >= 32)
-#define B_PANEL (B_WIDE ? B_TILE_COLS : FRAG_ROW_B)
+#define B_WIDE (TILE_FRAG_ROW_B * sizeof(input_t) >= 32)
+#define B_PANEL (B_WIDE ? B_TILE_COLS : TILE_FRAG_ROW_B)
 #define B_LD (B_WIDE ? B_TILE_COLS + 16 / sizeof(input_t) : 16 / sizeof(input_t))
 #define B_STAGE_ELEMS (B_TILE_COLS / B_PANEL * B_TILE_ROWS * B_LD)
 
-#if TRANSPOSE_A
+#if TILE_TRANSPOSE_A
 #define A_SMEM_OFFSET(i, kk) TILE_OFFSET((kk), (i), A_TILE_ROWS, A_PANEL, A_LD)
 #else
 #define A_SMEM_OFFSET(i, kk) TILE_OFFSET((i), (kk), A_TILE_ROWS, A_PANEL, A_LD)
 #endif
-#if TRANSPOSE_B
+#if TILE_TRANSPOSE_B
 #define B_SMEM_OFFSET(kk, j) TILE_OFFSET((j), (kk), B_TILE_ROWS, B_PANEL, B_LD)
 #else
 #define B_SMEM_OFFSET(kk, j) TILE_OFFSET((kk), (j), B_TILE_ROWS, B_PANEL, B_LD)
 #endif
-#line 1023 "gemm.md"
+#line 1105 "gemm.md"
 template <int BYTES>
 __device__ static inline void copy_async(void *shared_destination, const void *global_source)
 {
@@ -566,7 +619,7 @@ __device__ static inline void copy_async_wait(void)
     asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING) : "memory");
 #endif
 }
-#line 1075 "gemm.md"
+#line 1157 "gemm.md"
 #define CHUNK_ELEMS(panel) ((panel) * sizeof(input_t) >= 16 ? 16 / sizeof(input_t) : (panel))
 #define CHUNKS_PER_ROW(cols, panel) ((cols) / CHUNK_ELEMS(panel))
 #define COPY_ROW(cols, panel) (threadIdx.x / (8 * CHUNKS_PER_ROW(cols, panel)) * 8 + threadIdx.x % 8)
@@ -604,11 +657,11 @@ __device__ static inline void load_stage(input_t *a_tile, input_t *b_tile, const
                                          const CopyPlan *b_plan, int k_tile)
 {
     copy_tile_async<A_TILE_ROWS, A_TILE_COLS, A_PANEL, A_LD>(
-        a_tile + a_plan->offset, a_plan->source + A_INDEX(0, k_tile * BLOCK_K, a_plan->ld), a_plan->ld);
+        a_tile + a_plan->offset, a_plan->source + TILE_A_INDEX(0, k_tile * BLOCK_K, a_plan->ld), a_plan->ld);
     copy_tile_async<B_TILE_ROWS, B_TILE_COLS, B_PANEL, B_LD>(
-        b_tile + b_plan->offset, b_plan->source + B_INDEX(k_tile * BLOCK_K, 0, b_plan->ld), b_plan->ld);
+        b_tile + b_plan->offset, b_plan->source + TILE_B_INDEX(k_tile * BLOCK_K, 0, b_plan->ld), b_plan->ld);
 }
-#line 1162 "gemm.md"
+#line 1244 "gemm.md"
 /* The type pairs whose load_matrix_sync from shared memory compiles to generic loads */
 #if defined(BF16_IN_F32_OUT) || defined(TF32_IN_F32_OUT) || defined(F64_IN_OUT)
 #define LOAD_BY_PTX 1
@@ -635,12 +688,12 @@ __device__ static inline void load_stage(input_t *a_tile, input_t *b_tile, const
 #else
 #define PTX_SHAPE "m8n8k4"
 #endif
-#if TRANSPOSE_A
+#if TILE_TRANSPOSE_A
 #define PTX_LOAD_A "wmma.load.a.sync.aligned.col." PTX_SHAPE ".shared." PTX_TYPE
 #else
 #define PTX_LOAD_A "wmma.load.a.sync.aligned.row." PTX_SHAPE ".shared." PTX_TYPE
 #endif
-#if TRANSPOSE_B
+#if TILE_TRANSPOSE_B
 #define PTX_LOAD_B "wmma.load.b.sync.aligned.col." PTX_SHAPE ".shared." PTX_TYPE
 #else
 #define PTX_LOAD_B "wmma.load.b.sync.aligned.row." PTX_SHAPE ".shared." PTX_TYPE
@@ -672,7 +725,7 @@ __device__ static inline void load_stage(input_t *a_tile, input_t *b_tile, const
 #endif
 
 /* load_matrix_sync from shared memory, as a shared-memory load for every type pair. */
-__device__ static inline void load_shared_a(fragment_a &fragment, const input_t *pointer, unsigned ldm)
+__device__ static inline void load_shared_a(tile_fragment_a &fragment, const input_t *pointer, unsigned ldm)
 {
 #if LOAD_BY_PTX
     LOAD_SHARED(fragment, PTX_LOAD_A, (unsigned)__cvta_generic_to_shared(pointer), ldm);
@@ -681,7 +734,7 @@ __device__ static inline void load_shared_a(fragment_a &fragment, const input_t 
 #endif
 }
 
-__device__ static inline void load_shared_b(fragment_b &fragment, const input_t *pointer, unsigned ldm)
+__device__ static inline void load_shared_b(tile_fragment_b &fragment, const input_t *pointer, unsigned ldm)
 {
 #if LOAD_BY_PTX
     LOAD_SHARED(fragment, PTX_LOAD_B, (unsigned)__cvta_generic_to_shared(pointer), ldm);
@@ -689,14 +742,14 @@ __device__ static inline void load_shared_b(fragment_b &fragment, const input_t 
     wmma::load_matrix_sync(fragment, pointer, ldm);
 #endif
 }
-#line 1253 "gemm.md"
+#line 1335 "gemm.md"
 __device__ static inline void multiply_stage(fragment_c (&acc)[FRAGS_M][FRAGS_N], const input_t *a_tile,
                                              const input_t *b_tile, int warp_row, int warp_col)
 {
 #pragma unroll
     for (int kk = 0; kk < BLOCK_K; kk += FRAG_K) {
-        fragment_a a_frag[FRAGS_M];
-        fragment_b b_frag[FRAGS_N];
+        tile_fragment_a a_frag[FRAGS_M];
+        tile_fragment_b b_frag[FRAGS_N];
 #pragma unroll
         for (int i = 0; i < FRAGS_M; i++) {
             load_shared_a(a_frag[i], a_tile + A_SMEM_OFFSET(warp_row + i * FRAG_M, kk), A_LD);
@@ -714,7 +767,7 @@ __device__ static inline void multiply_stage(fragment_c (&acc)[FRAGS_M][FRAGS_N]
                 wmma::mma_sync(acc[i][j], a_frag[i], b_frag[j], acc[i][j]);
     }
 }
-#line 1293 "gemm.md"
+#line 1375 "gemm.md"
 #define STAGING_LD (FRAG_N + 16 / sizeof(accum_t))
 #define STAGING_WARP_ELEMS (FRAGS_N * FRAG_M * STAGING_LD)
 #define C_VECTOR (16 / sizeof(accum_t))   /* accumulator elements per 16 bytes */
@@ -749,7 +802,7 @@ __device__ static inline void store_tile(fragment_c (&acc)[FRAGS_M][FRAGS_N], ac
         __syncwarp();   /* the staging area is rewritten for the next row of fragments */
     }
 }
-#line 1339 "gemm.md"
+#line 1421 "gemm.md"
 #define GROUP_ROWS 8
 
 __device__ static inline void block_position(int *block_row, int *block_col, int blocks_m, int blocks_n)
@@ -761,7 +814,7 @@ __device__ static inline void block_position(int *block_row, int *block_col, int
     *block_row = first_row + in_group % rows_in_group;
     *block_col = in_group / rows_in_group;
 }
-#line 1373 "gemm.md"
+#line 1455 "gemm.md"
 #define PIPELINE_BYTES (STAGES * (A_STAGE_ELEMS + B_STAGE_ELEMS) * sizeof(input_t))
 #define STAGING_BYTES (WARPS_M * WARPS_N * STAGING_WARP_ELEMS * sizeof(accum_t))
 #define SHARED_BYTES (PIPELINE_BYTES > STAGING_BYTES ? PIPELINE_BYTES : STAGING_BYTES)
@@ -778,12 +831,13 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
     int warp = threadIdx.x / 32;
     int warp_row = warp / WARPS_N * WARP_TILE_M;
     int warp_col = warp % WARPS_N * WARP_TILE_N;
-    int lda = shape.cols_a_padded, ldb = shape.cols_b_padded;
+    int lda = TILE_TRANSPOSE_A ? shape.m_padded : shape.k_padded;
+    int ldb = TILE_TRANSPOSE_B ? shape.k_padded : shape.n_padded;
     int a_row = COPY_ROW(A_TILE_COLS, A_PANEL), a_col = COPY_COL(A_TILE_COLS, A_PANEL);
     int b_row = COPY_ROW(B_TILE_COLS, B_PANEL), b_col = COPY_COL(B_TILE_COLS, B_PANEL);
-    CopyPlan a_plan = {a + A_INDEX(block_row * BLOCK_M, 0, lda) + (size_t)a_row * lda + a_col, lda,
+    CopyPlan a_plan = {a + TILE_A_INDEX(block_row * BLOCK_M, 0, lda) + (size_t)a_row * lda + a_col, lda,
                        (int)TILE_OFFSET(a_row, a_col, A_TILE_ROWS, A_PANEL, A_LD)};
-    CopyPlan b_plan = {b + B_INDEX(0, block_col * BLOCK_N, ldb) + (size_t)b_row * ldb + b_col, ldb,
+    CopyPlan b_plan = {b + TILE_B_INDEX(0, block_col * BLOCK_N, ldb) + (size_t)b_row * ldb + b_col, ldb,
                        (int)TILE_OFFSET(b_row, b_col, B_TILE_ROWS, B_PANEL, B_LD)};
     int k_tiles = shape.k_padded / BLOCK_K;
 
@@ -818,7 +872,7 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
     store_tile(acc, (accum_t *)shared_bytes + warp * STAGING_WARP_ELEMS, c, shape.n_padded,
                block_row * BLOCK_M + warp_row, block_col * BLOCK_N + warp_col, alpha, beta);
 }
-#line 1450 "gemm.md"
+#line 1533 "gemm.md"
 #define PEAK_CHAINS 8
 #define PEAK_WARPS 8
 #define PEAK_LD 64   /* elements per row of the peak operands: a multiple of 16 bytes for every type */
@@ -847,7 +901,7 @@ d_peak(const input_t *a, const input_t *b, accum_t *c, int iterations)
     int warp = blockIdx.x * PEAK_WARPS + threadIdx.x / 32;
     wmma::store_matrix_sync(c + (size_t)warp * FRAG_M * FRAG_N, acc[0], FRAG_N, wmma::mem_row_major);
 }
-#line 1499 "gemm.md"
+#line 1582 "gemm.md"
 #if IS_INTEGER
 #define INPUT_TO_EXACT(x) ((long long)(x))
 #define ACCUM_TO_EXACT(x) ((long long)(x))
@@ -855,7 +909,7 @@ d_peak(const input_t *a, const input_t *b, accum_t *c, int iterations)
 #define INPUT_TO_EXACT(x) INPUT_TO_DOUBLE(x)
 #define ACCUM_TO_EXACT(x) ACCUM_TO_DOUBLE(x)
 #endif
-#line 1535 "gemm.md"
+#line 1618 "gemm.md"
 #if defined(F64_IN_OUT)
 #define ROUNDING_STEPS(k) ((double)(k) + 2.0)
 #else
@@ -873,7 +927,7 @@ __host__ __device__ static inline double error_bound(double abs_products, double
            UNIT_ROUNDOFF_OUT * abs_result;
 #endif
 }
-#line 1562 "gemm.md"
+#line 1645 "gemm.md"
 __host__ __device__ static inline void reference_element(const input_t *a, const input_t *b, const accum_t *c_in,
                                                          Shape shape, exact_t alpha, exact_t beta, int i, int j,
                                                          exact_t *result, double *bound)
@@ -911,7 +965,7 @@ __global__ void d_gemm_reference(const input_t *a, const input_t *b, const accum
         reference_element(a, b, c_in, shape, alpha, beta, i, j,
                           &result[(size_t)i * shape.n + j], &bound[(size_t)i * shape.n + j]);
 }
-#line 1608 "gemm.md"
+#line 1691 "gemm.md"
 typedef struct {
     long long failures;
     double worst_error, worst_bound, worst_ratio;
@@ -941,7 +995,7 @@ static Verdict compare_results(const accum_t *c_out, const exact_t *expected, co
     }
     return verdict;
 }
-#line 1673 "gemm.md"
+#line 1756 "gemm.md"
 enum { KERNEL_FAST, KERNEL_NAIVE };
 enum { VERIFY_AUTO, VERIFY_CPU, VERIFY_GPU, VERIFY_OFF };
 enum { FORMAT_TEXT, FORMAT_KV, FORMAT_CSV };
@@ -959,7 +1013,7 @@ typedef struct {
     int cublas, print, peak, self_test, help;
     const char *dump_prefix;
 } Options;
-#line 1699 "gemm.md"
+#line 1782 "gemm.md"
 static int parse_integer(const char *text, long long low, long long high, long long *value)
 {
     char *end;
@@ -1103,7 +1157,7 @@ static void print_usage(FILE *out)
             "             4 out of memory, 5 CUDA or cuBLAS error, 6 file error\n",
             TYPE_NAME, SHAPE_NAME, TRANSPOSE_A, TRANSPOSE_B, MAX_PRINT_DIMENSION);
 }
-#line 1861 "gemm.md"
+#line 1944 "gemm.md"
 static uint64_t next_random(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
@@ -1147,7 +1201,7 @@ static void fill_accum(accum_t *x, size_t count, uint64_t seed, uint64_t stream)
 #endif
     }
 }
-#line 1914 "gemm.md"
+#line 1997 "gemm.md"
 typedef struct {
     cudaDeviceProp properties;
     int cc;   /* compute capability times ten */
@@ -1176,7 +1230,7 @@ static void select_gpu(Gpu *gpu)
     CHECK_CUDA(cudaSetDevice(0));
     CHECK_CUDA(cudaFuncSetAttribute(d_gemm, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)SHARED_BYTES));
 }
-#line 1953 "gemm.md"
+#line 2036 "gemm.md"
 static void *allocate(size_t bytes, const char *what)
 {
     void *memory = malloc(bytes > 0 ? bytes : 1);
@@ -1193,7 +1247,7 @@ static void check_device_memory(double bytes_needed)
         die(EXIT_NO_MEMORY, "this run needs %.2f GiB of device memory; %.2f GiB of %.2f GiB are free",
             bytes_needed / 0x1p30, free_bytes / 0x1p30, total_bytes / 0x1p30);
 }
-#line 1981 "gemm.md"
+#line 2064 "gemm.md"
 typedef struct {
     double median_ms, min_ms;
 } Timing;
@@ -1235,14 +1289,24 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
     free(times);
     return timing;
 }
-#line 2031 "gemm.md"
+#line 2118 "gemm.md"
 typedef struct {
     Shape shape;
     int kernel;
     scalar_t alpha, beta;
     input_t *a, *b;
     accum_t *c;
+    input_t *a_tiled, *b_tiled;   /* A and B as d_gemm reads them */
 } Run;
+
+#if IS_INTEGER
+static void transpose_on_gpu(const input_t *in, input_t *out, int rows, int cols)
+{
+    dim3 blocks(cols / TRANSPOSE_TILE, rows / TRANSPOSE_TILE);
+    d_transpose<<<blocks, 256>>>(in, out, rows, cols);
+    CHECK_LAUNCH();
+}
+#endif
 
 static void launch_gemm(const void *context)
 {
@@ -1253,12 +1317,18 @@ static void launch_gemm(const void *context)
         unsigned blocks = (unsigned)((tiles + NAIVE_WARPS - 1) / NAIVE_WARPS);
         d_gemm_naive<<<blocks, NAIVE_WARPS * 32>>>(run->a, run->b, run->c, *shape, run->alpha, run->beta);
     } else {
+#if PRETRANSPOSE_A
+        transpose_on_gpu(run->a, run->a_tiled, shape->rows_a_padded, shape->cols_a_padded);
+#endif
+#if PRETRANSPOSE_B
+        transpose_on_gpu(run->b, run->b_tiled, shape->rows_b_padded, shape->cols_b_padded);
+#endif
         unsigned blocks = (unsigned)((shape->m_padded / BLOCK_M) * (shape->n_padded / BLOCK_N));
-        d_gemm<<<blocks, THREADS, SHARED_BYTES>>>(run->a, run->b, run->c, *shape, run->alpha, run->beta);
+        d_gemm<<<blocks, THREADS, SHARED_BYTES>>>(run->a_tiled, run->b_tiled, run->c, *shape, run->alpha, run->beta);
     }
     CHECK_LAUNCH();
 }
-#line 2069 "gemm.md"
+#line 2172 "gemm.md"
 #if defined(U8_IN_I32_OUT)
 #define HAS_CUBLAS 0
 #else
@@ -1318,7 +1388,7 @@ static void launch_cublas(const void *context)
     (void)context;
 #endif
 }
-#line 2142 "gemm.md"
+#line 2245 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -1366,7 +1436,7 @@ static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, 
     write_npy(prefix, "B", NPY_INPUT, b, shape->rows_b, shape->cols_b, sizeof(input_t));
 #endif
 }
-#line 2198 "gemm.md"
+#line 2301 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -1442,7 +1512,7 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 2284 "gemm.md"
+#line 2387 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -1463,7 +1533,7 @@ static double milliseconds_since(double start)
 {
     return (seconds_now() - start) * 1e3;
 }
-#line 2311 "gemm.md"
+#line 2414 "gemm.md"
 static int run_gemm(const Options *options, const Gpu *gpu)
 {
     Shape shape = make_shape(options->m, options->n, options->k, BLOCK_M, BLOCK_N, BLOCK_K);
@@ -1476,7 +1546,8 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     size_t bytes_a_padded = (size_t)shape.rows_a_padded * shape.cols_a_padded * sizeof(input_t);
     size_t bytes_b_padded = (size_t)shape.rows_b_padded * shape.cols_b_padded * sizeof(input_t);
     size_t bytes_c_padded = (size_t)shape.m_padded * shape.n_padded * sizeof(accum_t);
-    check_device_memory((double)bytes_a_padded + bytes_b_padded + bytes_c_padded * (use_cublas ? 2.0 : 1.0) +
+    double bytes_tiled = (PRETRANSPOSE_A ? (double)bytes_a_padded : 0.0) + (PRETRANSPOSE_B ? (double)bytes_b_padded : 0.0);
+    check_device_memory((double)bytes_a_padded + bytes_b_padded + bytes_tiled + bytes_c_padded * (use_cublas ? 2.0 : 1.0) +
                         (verify == VERIFY_GPU ? (double)count_c * (sizeof(exact_t) + sizeof(double)) : 0.0));
 
     input_t *a = (input_t *)allocate(count_a * sizeof(input_t), "A");
@@ -1500,16 +1571,22 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     pad_matrix(c_padded, c_in, shape.m, shape.n, shape.m_padded, shape.n_padded, sizeof(accum_t));
     double pad_ms = milliseconds_since(start);
 
-    Run run = {shape, options->kernel, (scalar_t)options->alpha, (scalar_t)options->beta, NULL, NULL, NULL};
+    Run run = {shape, options->kernel, (scalar_t)options->alpha, (scalar_t)options->beta, NULL, NULL, NULL, NULL, NULL};
     CHECK_CUDA(cudaMalloc(&run.a, bytes_a_padded));
     CHECK_CUDA(cudaMalloc(&run.b, bytes_b_padded));
     CHECK_CUDA(cudaMalloc(&run.c, bytes_c_padded));
+    run.a_tiled = run.a;
+    run.b_tiled = run.b;
+    if (PRETRANSPOSE_A)
+        CHECK_CUDA(cudaMalloc(&run.a_tiled, bytes_a_padded));
+    if (PRETRANSPOSE_B)
+        CHECK_CUDA(cudaMalloc(&run.b_tiled, bytes_b_padded));
     start = seconds_now();
     CHECK_CUDA(cudaMemcpy(run.a, a_padded, bytes_a_padded, cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaMemcpy(run.b, b_padded, bytes_b_padded, cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaMemcpy(run.c, c_padded, bytes_c_padded, cudaMemcpyHostToDevice));
     double h2d_ms = milliseconds_since(start);
-#line 2363 "gemm.md"
+#line 2473 "gemm.md"
     exact_t *expected = NULL;
     double *bound = NULL, reference_ms = 0.0;
     if (verify != VERIFY_OFF) {
@@ -1536,7 +1613,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
         verdict = compare_results(c_out, expected, bound, shape.m, shape.n);
     if (options->dump_prefix)
         write_npy(options->dump_prefix, "C_out", NPY_ACCUM, c_out, shape.m, shape.n, sizeof(accum_t));
-#line 2396 "gemm.md"
+#line 2506 "gemm.md"
     Timing timing = time_runs(launch_gemm, &run, options->warmup, options->iterations);
     double operations = 2.0 * shape.m * shape.n * shape.k;
     Timing cublas_timing = {0.0, 0.0};
@@ -1557,7 +1634,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
         CHECK_CUBLAS(cublasDestroy(cublas.handle));
         CHECK_CUDA(cudaFree(cublas.run.c));
     }
-#line 2422 "gemm.md"
+#line 2532 "gemm.md"
     Report report = {{NULL}, {{0}}, 0};
     report_add(&report, "mode", "gemm");
     report_add(&report, "type", "%s", TYPE_NAME);
@@ -1598,7 +1675,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     report_add(&report, "d2h_ms", "%.3f", d2h_ms);
     report_add(&report, "extract_ms", "%.3f", extract_ms);
     report_add(&report, "reference_ms", "%.3f", reference_ms);
-#line 2469 "gemm.md"
+#line 2579 "gemm.md"
     if (options->print) {
         print_inputs("A", a, shape.rows_a, shape.cols_a);
         print_inputs("B", b, shape.rows_b, shape.cols_b);
@@ -1632,6 +1709,10 @@ static int run_gemm(const Options *options, const Gpu *gpu)
                    verdict.worst_j, verdict.worst_error, verdict.worst_bound);
     }
 
+    if (PRETRANSPOSE_A)
+        CHECK_CUDA(cudaFree(run.a_tiled));
+    if (PRETRANSPOSE_B)
+        CHECK_CUDA(cudaFree(run.b_tiled));
     CHECK_CUDA(cudaFree(run.a));
     CHECK_CUDA(cudaFree(run.b));
     CHECK_CUDA(cudaFree(run.c));
@@ -1646,7 +1727,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     free(bound);
     return verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 2526 "gemm.md"
+#line 2640 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -1701,7 +1782,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     free(host);
     return 0;
 }
-#line 2590 "gemm.md"
+#line 2704 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
@@ -1919,7 +2000,7 @@ static int self_test(void)
     printf("self-test: %d failed\n", self_test_failures);
     return self_test_failures ? 1 : 0;
 }
-#line 2816 "gemm.md"
+#line 2930 "gemm.md"
 int main(int argc, char **argv)
 {
     Options options;
