@@ -495,7 +495,7 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
 #define WARP_TILE_N (BLOCK_N / WARPS_N)
 #define FRAGS_M (WARP_TILE_M / FRAG_M)
 #define FRAGS_N (WARP_TILE_N / FRAG_N)
-#line 959 "gemm.md"
+#line 976 "gemm.md"
 #if IS_INTEGER
 #define TILE_TRANSPOSE_A 0   /* A as M x K */
 #define TILE_TRANSPOSE_B 1   /* B as N x K */
@@ -505,6 +505,13 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
 #endif
 #define PRETRANSPOSE_A (TILE_TRANSPOSE_A != TRANSPOSE_A)
 #define PRETRANSPOSE_B (TILE_TRANSPOSE_B != TRANSPOSE_B)
+#if defined(TF32_IN_F32_OUT)
+#define PREROUND 1
+#else
+#define PREROUND 0
+#endif
+#define PREPARE_A (PRETRANSPOSE_A || PREROUND)
+#define PREPARE_B (PRETRANSPOSE_B || PREROUND)
 
 #if TILE_TRANSPOSE_A
 typedef wmma::fragment<wmma::matrix_a, FRAG_M, FRAG_N, FRAG_K, frag_t, wmma::col_major> tile_fragment_a;
@@ -524,9 +531,11 @@ typedef wmma::fragment<wmma::matrix_b, FRAG_M, FRAG_N, FRAG_K, frag_t, wmma::row
 #define TILE_B_INDEX(kk, j, ld) ((size_t)(kk) * (ld) + (j))
 #define TILE_FRAG_ROW_B FRAG_N
 #endif
-#line 996 "gemm.md"
+#line 1020 "gemm.md"
 #if IS_INTEGER
 #define TRANSPOSE_TILE 64
+static_assert(BLOCK_M % TRANSPOSE_TILE == 0 && BLOCK_N % TRANSPOSE_TILE == 0 && BLOCK_K % TRANSPOSE_TILE == 0,
+              "padded int8 operands must be whole 64 x 64 tiles");
 
 /* out (cols x rows) = in (rows x cols) transposed; rows and cols are multiples of TRANSPOSE_TILE. */
 __global__ void d_transpose(const input_t *__restrict__ in, input_t *__restrict__ out, int rows, int cols)
@@ -549,6 +558,15 @@ __global__ void d_transpose(const input_t *__restrict__ in, input_t *__restrict_
 }
 #endif
 #line 1050 "gemm.md"
+#if PREROUND
+__global__ void d_round_tf32(const float *__restrict__ in, float *__restrict__ out, size_t count)
+{
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride)
+        out[i] = wmma::__float_to_tf32(in[i]);
+}
+#endif
+#line 1089 "gemm.md"
 #define TILE_OFFSET(row, col, tile_rows, panel, ld) \
     (((col) / (panel)) * (tile_rows) * (ld) + (row) * (ld) + (col) % (panel))
 
@@ -587,7 +605,7 @@ __global__ void d_transpose(const input_t *__restrict__ in, input_t *__restrict_
 #else
 #define B_SMEM_OFFSET(kk, j) TILE_OFFSET((kk), (j), B_TILE_ROWS, B_PANEL, B_LD)
 #endif
-#line 1105 "gemm.md"
+#line 1144 "gemm.md"
 template <int BYTES>
 __device__ static inline void copy_async(void *shared_destination, const void *global_source)
 {
@@ -619,7 +637,7 @@ __device__ static inline void copy_async_wait(void)
     asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING) : "memory");
 #endif
 }
-#line 1157 "gemm.md"
+#line 1196 "gemm.md"
 #define CHUNK_ELEMS(panel) ((panel) * sizeof(input_t) >= 16 ? 16 / sizeof(input_t) : (panel))
 #define CHUNKS_PER_ROW(cols, panel) ((cols) / CHUNK_ELEMS(panel))
 #define COPY_ROW(cols, panel) (threadIdx.x / (8 * CHUNKS_PER_ROW(cols, panel)) * 8 + threadIdx.x % 8)
@@ -661,7 +679,7 @@ __device__ static inline void load_stage(input_t *a_tile, input_t *b_tile, const
     copy_tile_async<B_TILE_ROWS, B_TILE_COLS, B_PANEL, B_LD>(
         b_tile + b_plan->offset, b_plan->source + TILE_B_INDEX(k_tile * BLOCK_K, 0, b_plan->ld), b_plan->ld);
 }
-#line 1244 "gemm.md"
+#line 1283 "gemm.md"
 /* The type pairs whose load_matrix_sync from shared memory compiles to generic loads */
 #if defined(BF16_IN_F32_OUT) || defined(TF32_IN_F32_OUT) || defined(F64_IN_OUT)
 #define LOAD_BY_PTX 1
@@ -742,7 +760,7 @@ __device__ static inline void load_shared_b(tile_fragment_b &fragment, const inp
     wmma::load_matrix_sync(fragment, pointer, ldm);
 #endif
 }
-#line 1335 "gemm.md"
+#line 1375 "gemm.md"
 __device__ static inline void multiply_stage(fragment_c (&acc)[FRAGS_M][FRAGS_N], const input_t *a_tile,
                                              const input_t *b_tile, int warp_row, int warp_col)
 {
@@ -753,12 +771,10 @@ __device__ static inline void multiply_stage(fragment_c (&acc)[FRAGS_M][FRAGS_N]
 #pragma unroll
         for (int i = 0; i < FRAGS_M; i++) {
             load_shared_a(a_frag[i], a_tile + A_SMEM_OFFSET(warp_row + i * FRAG_M, kk), A_LD);
-            round_fragment(a_frag[i]);
         }
 #pragma unroll
         for (int j = 0; j < FRAGS_N; j++) {
             load_shared_b(b_frag[j], b_tile + B_SMEM_OFFSET(kk, warp_col + j * FRAG_N), B_LD);
-            round_fragment(b_frag[j]);
         }
 #pragma unroll
         for (int i = 0; i < FRAGS_M; i++)
@@ -767,7 +783,7 @@ __device__ static inline void multiply_stage(fragment_c (&acc)[FRAGS_M][FRAGS_N]
                 wmma::mma_sync(acc[i][j], a_frag[i], b_frag[j], acc[i][j]);
     }
 }
-#line 1375 "gemm.md"
+#line 1413 "gemm.md"
 #define STAGING_LD (FRAG_N + 16 / sizeof(accum_t))
 #define STAGING_WARP_ELEMS (FRAGS_N * FRAG_M * STAGING_LD)
 #define C_VECTOR (16 / sizeof(accum_t))   /* accumulator elements per 16 bytes */
@@ -802,7 +818,7 @@ __device__ static inline void store_tile(fragment_c (&acc)[FRAGS_M][FRAGS_N], ac
         __syncwarp();   /* the staging area is rewritten for the next row of fragments */
     }
 }
-#line 1421 "gemm.md"
+#line 1459 "gemm.md"
 #define GROUP_ROWS 8
 
 __device__ static inline void block_position(int *block_row, int *block_col, int blocks_m, int blocks_n)
@@ -814,7 +830,7 @@ __device__ static inline void block_position(int *block_row, int *block_col, int
     *block_row = first_row + in_group % rows_in_group;
     *block_col = in_group / rows_in_group;
 }
-#line 1455 "gemm.md"
+#line 1493 "gemm.md"
 #define PIPELINE_BYTES (STAGES * (A_STAGE_ELEMS + B_STAGE_ELEMS) * sizeof(input_t))
 #define STAGING_BYTES (WARPS_M * WARPS_N * STAGING_WARP_ELEMS * sizeof(accum_t))
 #define SHARED_BYTES (PIPELINE_BYTES > STAGING_BYTES ? PIPELINE_BYTES : STAGING_BYTES)
@@ -872,7 +888,7 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
     store_tile(acc, (accum_t *)shared_bytes + warp * STAGING_WARP_ELEMS, c, shape.n_padded,
                block_row * BLOCK_M + warp_row, block_col * BLOCK_N + warp_col, alpha, beta);
 }
-#line 1533 "gemm.md"
+#line 1571 "gemm.md"
 #define PEAK_CHAINS 8
 #define PEAK_WARPS 8
 #define PEAK_LD 64   /* elements per row of the peak operands: a multiple of 16 bytes for every type */
@@ -901,7 +917,7 @@ d_peak(const input_t *a, const input_t *b, accum_t *c, int iterations)
     int warp = blockIdx.x * PEAK_WARPS + threadIdx.x / 32;
     wmma::store_matrix_sync(c + (size_t)warp * FRAG_M * FRAG_N, acc[0], FRAG_N, wmma::mem_row_major);
 }
-#line 1582 "gemm.md"
+#line 1620 "gemm.md"
 #if IS_INTEGER
 #define INPUT_TO_EXACT(x) ((long long)(x))
 #define ACCUM_TO_EXACT(x) ((long long)(x))
@@ -909,7 +925,7 @@ d_peak(const input_t *a, const input_t *b, accum_t *c, int iterations)
 #define INPUT_TO_EXACT(x) INPUT_TO_DOUBLE(x)
 #define ACCUM_TO_EXACT(x) ACCUM_TO_DOUBLE(x)
 #endif
-#line 1618 "gemm.md"
+#line 1656 "gemm.md"
 #if defined(F64_IN_OUT)
 #define ROUNDING_STEPS(k) ((double)(k) + 2.0)
 #else
@@ -927,7 +943,7 @@ __host__ __device__ static inline double error_bound(double abs_products, double
            UNIT_ROUNDOFF_OUT * abs_result;
 #endif
 }
-#line 1645 "gemm.md"
+#line 1683 "gemm.md"
 __host__ __device__ static inline void reference_element(const input_t *a, const input_t *b, const accum_t *c_in,
                                                          Shape shape, exact_t alpha, exact_t beta, int i, int j,
                                                          exact_t *result, double *bound)
@@ -965,7 +981,7 @@ __global__ void d_gemm_reference(const input_t *a, const input_t *b, const accum
         reference_element(a, b, c_in, shape, alpha, beta, i, j,
                           &result[(size_t)i * shape.n + j], &bound[(size_t)i * shape.n + j]);
 }
-#line 1691 "gemm.md"
+#line 1729 "gemm.md"
 typedef struct {
     long long failures;
     double worst_error, worst_bound, worst_ratio;
@@ -995,7 +1011,7 @@ static Verdict compare_results(const accum_t *c_out, const exact_t *expected, co
     }
     return verdict;
 }
-#line 1756 "gemm.md"
+#line 1794 "gemm.md"
 enum { KERNEL_FAST, KERNEL_NAIVE };
 enum { VERIFY_AUTO, VERIFY_CPU, VERIFY_GPU, VERIFY_OFF };
 enum { FORMAT_TEXT, FORMAT_KV, FORMAT_CSV };
@@ -1013,7 +1029,7 @@ typedef struct {
     int cublas, print, peak, self_test, help;
     const char *dump_prefix;
 } Options;
-#line 1782 "gemm.md"
+#line 1820 "gemm.md"
 static int parse_integer(const char *text, long long low, long long high, long long *value)
 {
     char *end;
@@ -1157,7 +1173,7 @@ static void print_usage(FILE *out)
             "             4 out of memory, 5 CUDA or cuBLAS error, 6 file error\n",
             TYPE_NAME, SHAPE_NAME, TRANSPOSE_A, TRANSPOSE_B, MAX_PRINT_DIMENSION);
 }
-#line 1944 "gemm.md"
+#line 1982 "gemm.md"
 static uint64_t next_random(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
@@ -1201,7 +1217,7 @@ static void fill_accum(accum_t *x, size_t count, uint64_t seed, uint64_t stream)
 #endif
     }
 }
-#line 1997 "gemm.md"
+#line 2035 "gemm.md"
 typedef struct {
     cudaDeviceProp properties;
     int cc;   /* compute capability times ten */
@@ -1230,7 +1246,7 @@ static void select_gpu(Gpu *gpu)
     CHECK_CUDA(cudaSetDevice(0));
     CHECK_CUDA(cudaFuncSetAttribute(d_gemm, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)SHARED_BYTES));
 }
-#line 2036 "gemm.md"
+#line 2074 "gemm.md"
 static void *allocate(size_t bytes, const char *what)
 {
     void *memory = malloc(bytes > 0 ? bytes : 1);
@@ -1247,7 +1263,7 @@ static void check_device_memory(double bytes_needed)
         die(EXIT_NO_MEMORY, "this run needs %.2f GiB of device memory; %.2f GiB of %.2f GiB are free",
             bytes_needed / 0x1p30, free_bytes / 0x1p30, total_bytes / 0x1p30);
 }
-#line 2064 "gemm.md"
+#line 2102 "gemm.md"
 typedef struct {
     double median_ms, min_ms;
 } Timing;
@@ -1289,7 +1305,7 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
     free(times);
     return timing;
 }
-#line 2118 "gemm.md"
+#line 2156 "gemm.md"
 typedef struct {
     Shape shape;
     int kernel;
@@ -1304,6 +1320,13 @@ static void transpose_on_gpu(const input_t *in, input_t *out, int rows, int cols
 {
     dim3 blocks(cols / TRANSPOSE_TILE, rows / TRANSPOSE_TILE);
     d_transpose<<<blocks, 256>>>(in, out, rows, cols);
+    CHECK_LAUNCH();
+}
+#endif
+#if PREROUND
+static void round_on_gpu(const input_t *in, input_t *out, int rows, int cols)
+{
+    d_round_tf32<<<1024, 256>>>(in, out, (size_t)rows * cols);
     CHECK_LAUNCH();
 }
 #endif
@@ -1323,12 +1346,16 @@ static void launch_gemm(const void *context)
 #if PRETRANSPOSE_B
         transpose_on_gpu(run->b, run->b_tiled, shape->rows_b_padded, shape->cols_b_padded);
 #endif
+#if PREROUND
+        round_on_gpu(run->a, run->a_tiled, shape->rows_a_padded, shape->cols_a_padded);
+        round_on_gpu(run->b, run->b_tiled, shape->rows_b_padded, shape->cols_b_padded);
+#endif
         unsigned blocks = (unsigned)((shape->m_padded / BLOCK_M) * (shape->n_padded / BLOCK_N));
         d_gemm<<<blocks, THREADS, SHARED_BYTES>>>(run->a_tiled, run->b_tiled, run->c, *shape, run->alpha, run->beta);
     }
     CHECK_LAUNCH();
 }
-#line 2172 "gemm.md"
+#line 2221 "gemm.md"
 #if defined(U8_IN_I32_OUT)
 #define HAS_CUBLAS 0
 #else
@@ -1388,7 +1415,7 @@ static void launch_cublas(const void *context)
     (void)context;
 #endif
 }
-#line 2245 "gemm.md"
+#line 2294 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -1436,7 +1463,7 @@ static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, 
     write_npy(prefix, "B", NPY_INPUT, b, shape->rows_b, shape->cols_b, sizeof(input_t));
 #endif
 }
-#line 2301 "gemm.md"
+#line 2350 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -1512,7 +1539,7 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 2387 "gemm.md"
+#line 2436 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -1533,7 +1560,7 @@ static double milliseconds_since(double start)
 {
     return (seconds_now() - start) * 1e3;
 }
-#line 2414 "gemm.md"
+#line 2463 "gemm.md"
 static int run_gemm(const Options *options, const Gpu *gpu)
 {
     Shape shape = make_shape(options->m, options->n, options->k, BLOCK_M, BLOCK_N, BLOCK_K);
@@ -1546,7 +1573,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     size_t bytes_a_padded = (size_t)shape.rows_a_padded * shape.cols_a_padded * sizeof(input_t);
     size_t bytes_b_padded = (size_t)shape.rows_b_padded * shape.cols_b_padded * sizeof(input_t);
     size_t bytes_c_padded = (size_t)shape.m_padded * shape.n_padded * sizeof(accum_t);
-    double bytes_tiled = (PRETRANSPOSE_A ? (double)bytes_a_padded : 0.0) + (PRETRANSPOSE_B ? (double)bytes_b_padded : 0.0);
+    double bytes_tiled = (PREPARE_A ? (double)bytes_a_padded : 0.0) + (PREPARE_B ? (double)bytes_b_padded : 0.0);
     check_device_memory((double)bytes_a_padded + bytes_b_padded + bytes_tiled + bytes_c_padded * (use_cublas ? 2.0 : 1.0) +
                         (verify == VERIFY_GPU ? (double)count_c * (sizeof(exact_t) + sizeof(double)) : 0.0));
 
@@ -1577,16 +1604,16 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     CHECK_CUDA(cudaMalloc(&run.c, bytes_c_padded));
     run.a_tiled = run.a;
     run.b_tiled = run.b;
-    if (PRETRANSPOSE_A)
+    if (PREPARE_A)
         CHECK_CUDA(cudaMalloc(&run.a_tiled, bytes_a_padded));
-    if (PRETRANSPOSE_B)
+    if (PREPARE_B)
         CHECK_CUDA(cudaMalloc(&run.b_tiled, bytes_b_padded));
     start = seconds_now();
     CHECK_CUDA(cudaMemcpy(run.a, a_padded, bytes_a_padded, cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaMemcpy(run.b, b_padded, bytes_b_padded, cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaMemcpy(run.c, c_padded, bytes_c_padded, cudaMemcpyHostToDevice));
     double h2d_ms = milliseconds_since(start);
-#line 2473 "gemm.md"
+#line 2522 "gemm.md"
     exact_t *expected = NULL;
     double *bound = NULL, reference_ms = 0.0;
     if (verify != VERIFY_OFF) {
@@ -1613,7 +1640,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
         verdict = compare_results(c_out, expected, bound, shape.m, shape.n);
     if (options->dump_prefix)
         write_npy(options->dump_prefix, "C_out", NPY_ACCUM, c_out, shape.m, shape.n, sizeof(accum_t));
-#line 2506 "gemm.md"
+#line 2555 "gemm.md"
     Timing timing = time_runs(launch_gemm, &run, options->warmup, options->iterations);
     double operations = 2.0 * shape.m * shape.n * shape.k;
     Timing cublas_timing = {0.0, 0.0};
@@ -1634,7 +1661,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
         CHECK_CUBLAS(cublasDestroy(cublas.handle));
         CHECK_CUDA(cudaFree(cublas.run.c));
     }
-#line 2532 "gemm.md"
+#line 2581 "gemm.md"
     Report report = {{NULL}, {{0}}, 0};
     report_add(&report, "mode", "gemm");
     report_add(&report, "type", "%s", TYPE_NAME);
@@ -1675,7 +1702,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     report_add(&report, "d2h_ms", "%.3f", d2h_ms);
     report_add(&report, "extract_ms", "%.3f", extract_ms);
     report_add(&report, "reference_ms", "%.3f", reference_ms);
-#line 2579 "gemm.md"
+#line 2628 "gemm.md"
     if (options->print) {
         print_inputs("A", a, shape.rows_a, shape.cols_a);
         print_inputs("B", b, shape.rows_b, shape.cols_b);
@@ -1709,9 +1736,9 @@ static int run_gemm(const Options *options, const Gpu *gpu)
                    verdict.worst_j, verdict.worst_error, verdict.worst_bound);
     }
 
-    if (PRETRANSPOSE_A)
+    if (PREPARE_A)
         CHECK_CUDA(cudaFree(run.a_tiled));
-    if (PRETRANSPOSE_B)
+    if (PREPARE_B)
         CHECK_CUDA(cudaFree(run.b_tiled));
     CHECK_CUDA(cudaFree(run.a));
     CHECK_CUDA(cudaFree(run.b));
@@ -1727,7 +1754,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     free(bound);
     return verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 2640 "gemm.md"
+#line 2689 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -1782,7 +1809,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     free(host);
     return 0;
 }
-#line 2704 "gemm.md"
+#line 2753 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
@@ -2000,7 +2027,7 @@ static int self_test(void)
     printf("self-test: %d failed\n", self_test_failures);
     return self_test_failures ? 1 : 0;
 }
-#line 2930 "gemm.md"
+#line 2979 "gemm.md"
 int main(int argc, char **argv)
 {
     Options options;

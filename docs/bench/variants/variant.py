@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Make a variant of out/gemm.cu: override tile macros of one type branch, optionally double-buffer fragments.
-usage: variant.py OUT.cu BRANCH(0=f64,1=tf32,2=int,3=16bit) NAME=VALUE... [dbuf] [noround] [minblocks=N]"""
+usage: variant.py OUT.cu BRANCH NAME=VALUE... [dbuf] [noround] [minblocks=N]
+BRANCH indexes the #if/#elif branches of the tile-size block of the current source (tune2.sh lists them)."""
 import re, sys
 out, branch, *rest = sys.argv[1:]
 branch = int(branch)
