@@ -79,9 +79,8 @@ test:
 gpu-test: out/gemm.cu
 	$(PYTHON) tests/gpu_test.py $(GPU_TEST_ARGS)
 
-bench: out/gemm.cu
+bench: out/gemm.cu   # bench.py also draws the plot (docs/bench/plot.py)
 	$(PYTHON) docs/bench/bench.py $(BENCH_ARGS)
-	$(PYTHON) docs/bench/plot.py
 
 print-nvccflags:
 	@echo $(NVCCFLAGS)
