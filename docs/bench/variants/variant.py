@@ -9,8 +9,21 @@ src = open('out/gemm.cu').read()
 start = src.index('#if defined(F64_IN_OUT)\n#define BLOCK_M')
 end = src.index('#define THREADS', start)
 block = src[start:end]
-parts = re.split(r'(?m)^(?=#(?:if|elif|else|endif))', block)
-parts = [p for p in parts if p]
+parts, current, depth = [], [], 0   # the top-level #if/#elif/#else/#endif branches; nested #ifs stay inside
+for line in block.splitlines(keepends=True):
+    directive = line.lstrip()
+    boundary = (directive.startswith('#if') and depth == 0) or \
+               (directive.startswith(('#elif', '#else')) and depth == 1) or \
+               (directive.startswith('#endif') and depth == 1)
+    if boundary and current:
+        parts.append(''.join(current))
+        current = []
+    if directive.startswith('#if'):
+        depth += 1
+    elif directive.startswith('#endif'):
+        depth -= 1
+    current.append(line)
+parts.append(''.join(current))
 for kv in rest:
     if '=' not in kv:
         continue
