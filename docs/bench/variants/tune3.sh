@@ -1,5 +1,5 @@
 #!/bin/bash
-# The d_gemm variants of docs/bench/steps-h200.csv measured at 11:24-11:27 UTC (after the tf32 rounding
+# The d_gemm variants of docs/bench/steps-h200.csv measured at 11:24-11:52 UTC (after the tf32 rounding
 # pass): thinner slabs, more stages, and the same kernels built without -lineinfo ("plain"). Branch
 # numbers as in tune2.sh. Builds with the Makefile's flags for sm_90. Run on a GPU machine:
 # bash docs/bench/variants/tune3.sh
@@ -31,6 +31,12 @@ bf16_k32s4 BF16_IN_F32_OUT 16x16x16 4 STAGES=4
 bf16_plain BF16_IN_F32_OUT 16x16x16 4 plain
 f16_plain F16_IN_F32_OUT 16x16x16 4 plain
 tf32_plain TF32_IN_F32_OUT 16x16x8 1 plain
+h16_m256k32 F16_IN_OUT 16x16x16 3 BLOCK_M=256 BLOCK_N=128 BLOCK_K=32 STAGES=3
+h16_m256k16 F16_IN_OUT 16x16x16 3 BLOCK_M=256 BLOCK_N=128 BLOCK_K=16 STAGES=4
+bf16_mb3 BF16_IN_F32_OUT 16x16x16 4 minblocks=3
+bf16_w24 BF16_IN_F32_OUT 16x16x16 4 WARPS_N=4
+bf16_w24k64 BF16_IN_F32_OUT 16x16x16 4 WARPS_N=4 BLOCK_K=64
+f16_w24 F16_IN_F32_OUT 16x16x16 4 WARPS_N=4
 L
 FLAGS="-O3 -std=c++17 -lineinfo -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90"
 while read name type mnk branch rest; do
