@@ -420,7 +420,9 @@ class FastKernelLoadsFromSharedMemory(unittest.TestCase):
             if code != 0:
                 problems.append("%s: nvcc -ptx failed: %s" % (name, tail(output, 3)))
                 continue
-            entry = re.search(r"\.entry _Z6d_gemmP.*?\n}\n", ptx, re.DOTALL)
+            # up to the next kernel: inline PTX puts "}" lines of its own inside the body
+            entry = re.search(r"\.entry _Z6d_gemmP.*?(?=^\.visible \.entry |^\.entry |\Z)", ptx,
+                              re.DOTALL | re.MULTILINE)
             if not entry:
                 problems.append("%s: no d_gemm entry in the PTX" % name)
                 continue

@@ -7,9 +7,11 @@
 
 Figures (file: what it shows):
     tiling.svg     grid -> block tile (BLOCK_M x BLOCK_N, K in BLOCK_K slabs) -> warp tile -> fragment
-    padding.svg    a 1000 x 777 x 300 problem padded to whole block tiles (1024 x 1024 x 320)
+    padding.svg    a 1000 x 777 x 300 problem padded to whole block tiles (1024 x 896 x 320)
     transpose.svg  A stored K x M row-major is A read as a column-major fragment, ldm = M
-    pipeline.svg   the cp.async pipeline with STAGES = 4 over time
+    pipeline.svg   the cp.async pipeline with STAGES = 4 over time: slab k is computed while
+                   the copies of slabs k+1 and k+2 are in flight, with full/empty barriers
+                   per stage instead of __syncthreads
 
 The page embeds them as images, so they cannot inherit the page's colours:
 each SVG has a transparent background, mid-tone translucent fills that read
@@ -27,10 +29,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # The configuration the figures draw: gemm.md's tile parameters for the 16-bit
 # type pairs (F16_IN_F32_OUT, F16_IN_OUT, BF16_IN_F32_OUT). Change them here
 # when gemm.md changes, then run this script.
-BLOCK_M, BLOCK_N, BLOCK_K = 128, 128, 32
-WARPS_M, WARPS_N = 2, 2
+BLOCK_M, BLOCK_N, BLOCK_K = 256, 128, 64
+WARPS_M, WARPS_N = 4, 2        # 8 warps, each a 64 x 64 warp tile
 FRAG = 16                      # 16 x 16 x 16 fragments
-STAGES = 3
+STAGES = 4                     # the pipeline figure: four stages
+PREFETCH = STAGES - 2          # slabs in flight while the warps compute on one
 
 # Mid-tone colours: strokes, and fills at low opacity, work on both backgrounds.
 BLUE, ORANGE, GREEN, PURPLE, PINK, GREY = (
@@ -164,7 +167,7 @@ def tiling():
     warp_m, warp_n = BLOCK_M // WARPS_M, BLOCK_N // WARPS_N
     frags_m, frags_n = warp_m // FRAG, warp_n // FRAG
     warps = WARPS_M * WARPS_N
-    svg = Svg(990, 480,
+    svg = Svg(990, 510,
               "The tiling hierarchy of d_gemm",
               "Left: C is cut into block tiles of BLOCK_M by BLOCK_N elements (%d by %d for "
               "16-bit types), one per thread block; the block reads a BLOCK_M-row panel of A and "
@@ -174,9 +177,9 @@ def tiling():
               "%d by %d fragment, updated by one mma_sync executed by the 32 threads of the warp."
               % (BLOCK_M, BLOCK_N, BLOCK_K, WARPS_M, WARPS_N, warp_m, warp_n, frags_m, frags_n,
                  FRAG, FRAG))
-    middle = 272                                               # vertical centre of panels 2-4
+    middle = 290                                               # vertical centre of panels 2-4
     # -- panel 1: A, B, C of the whole problem
-    top = 150
+    top = 166
     ax, k_width, c_size = 24, 72, 224
     cx, cy = ax + k_width + 22, top
     by = cy - 22 - k_width
@@ -211,7 +214,7 @@ def tiling():
     svg.text(cx + c_size, by - 8, "K × N", class_="tiny muted", text_anchor="end")
     svg.text(cx + c_size, cy + c_size + 20, "M × N", class_="tiny muted", text_anchor="end")
     # -- panel 2: the block tile, its shared-memory slabs, its warps
-    p2w, p2h = fit(BLOCK_N, BLOCK_M, 240, 170)
+    p2w, p2h = fit(BLOCK_N, BLOCK_M, 240, 240)
     p2x, p2y = 404 + (240 - p2w) / 2, middle - p2h / 2
     zoom(svg, (tx, ty, tile_w, tile_h), (p2x, p2y, p2w, p2h))
     slab = 26
@@ -255,7 +258,7 @@ def tiling():
     svg.text(p4x + p4s / 2, p4y + p4s + 20, str(FRAG), class_="small muted", text_anchor="middle")
     svg.text(p4x - 8, p4y + p4s / 2 + 5, str(FRAG), class_="small muted", text_anchor="end")
     # -- captions under the panels
-    base = 440
+    base = 470
     captions = [
         (24, "1  Grid", ["one thread block per block tile", "of C; it walks K one slab at a time"]),
         (374, "2  Block tile", ["slabs staged in shared memory,", "the tile split among %d warps" % warps]),
@@ -423,26 +426,40 @@ def transpose():
 # (iv) the cp.async pipeline over time
 
 def pipeline():
-    stages, tiles = STAGES, 8
+    stages, ahead, tiles = STAGES, PREFETCH, 8
+    slack = stages - ahead - 1                   # steps a buffer waits for the slowest warp
     unit, left, top = 88, 96, 62
     row_h, row_gap = 36, 14
     start = -1                                   # the prologue starts one step before k = 0
     width = left + (tiles - start) * unit + 30
     bottom = top + stages * (row_h + row_gap) - row_gap
-    svg = Svg(width, bottom + 150,
+    words = {1: "one", 2: "two", 3: "three", 4: "four"}
+
+    def listing(items):
+        items = [str(item) for item in items]
+        return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+    svg = Svg(width, bottom + 190,
               "The cp.async copy pipeline with %d stages" % stages,
               "Time runs left to right in steps of the k loop. Each row is one of the %d "
-              "shared-memory stages. Before the loop, the copies of slabs 0 to %d are issued. "
-              "In step k the block waits for slab k (copy_async_wait and __syncthreads), issues "
-              "the copy of slab k+%d into the stage that slab k-1 used, and the warps compute "
-              "on slab k; so the copies of slabs k+1 to k+%d are in flight while slab k is "
-              "computed. At the end nothing is left to copy and the pipeline drains."
-              % (stages, stages - 2, stages - 1, stages - 1))
+              "shared-memory stages; slab j lives in stage j mod %d. Before the loop, the copies "
+              "of slabs %s are issued. In step k a thread first waits on the empty barrier of "
+              "stage (k+%d) mod %d, until every warp has finished reading slab k-%d, and issues "
+              "the copy of slab k+%d into it; then it waits on the full barrier of slab k, whose "
+              "copies have landed, and the warps compute on slab k. After its last mma_sync on "
+              "the slab each warp arrives on the stage's empty barrier. There is no block-wide "
+              "barrier: a warp may run up to one slab ahead of the slowest warp, so while slab k "
+              "is computed the copies of slabs %s are in flight and the buffer of slab %s may "
+              "still be read by the slowest warp. At the end nothing is left to copy and the "
+              "pipeline drains."
+              % (stages, stages, listing(range(ahead)), ahead, stages, stages - ahead, ahead,
+                 listing("k+%d" % d for d in range(1, ahead + 1)),
+                 listing("k-%d" % d for d in range(slack, 0, -1))))
 
     def t2x(t):
         return left + (t - start) * unit
 
-    # iteration columns and the synchronisation points between them
+    # iteration columns: the dashed lines only mark the steps, there is no barrier there
     svg.text(t2x(start) + unit / 2, top - 16, "prologue", class_="small muted", text_anchor="middle")
     for k in range(tiles):
         svg.text(t2x(k) + unit / 2, top - 16, "k = %d" % k, class_="small", text_anchor="middle")
@@ -450,12 +467,14 @@ def pipeline():
         svg.line(t2x(t), top - 8, t2x(t), bottom + 8, class_="faint", stroke_dasharray="3 3")
     highlight = 3
     svg.rect(t2x(highlight), top - 34, unit, bottom - top + 50, fill=BLUE, fill_opacity=0.08)
-    # rows: each stage alternates "copy slab j" (S-1 steps) and "compute on slab j" (1 step)
+    # rows: slab j is copied into stage j % STAGES from step j - PREFETCH (or the prologue) to
+    # step j, computed on in step j, then may still be read by late warps until the copy of
+    # slab j + STAGES is issued, PREFETCH steps before it is needed
     for stage in range(stages):
         y = top + stage * (row_h + row_gap)
         svg.text(left - 12, y + row_h / 2 + 5, "stage %d" % stage, class_="small", text_anchor="end")
         for j in range(stage, tiles, stages):
-            issue = -1 if j < stages - 1 else j - (stages - 1)
+            issue = start if j < ahead else j - ahead
             x0, x1 = t2x(issue) + 3, t2x(j) - 3
             svg.rect(x0, y, x1 - x0, row_h, rx=5, fill="url(#hatch)", stroke=ORANGE, stroke_width=1.6)
             svg.rect(x0, y, x1 - x0, row_h, rx=5, fill=ORANGE, fill_opacity=0.16)
@@ -464,25 +483,38 @@ def pipeline():
             c0, c1 = t2x(j) + 3, t2x(j + 1) - 3
             svg.rect(c0, y, c1 - c0, row_h, rx=5, fill=BLUE, fill_opacity=0.55, stroke=BLUE, stroke_width=1.6)
             svg.text((c0 + c1) / 2, y + row_h / 2 + 5, "mma %d" % j, class_="small bold", text_anchor="middle")
-    svg.text(t2x(0), bottom + 26,
-             "each dashed line: copy_async_wait<STAGES - 2> and __syncthreads; then the next copy is issued",
+            late = min(j + 1 + slack, tiles)
+            if late > j + 1:
+                s0, s1 = t2x(j + 1) + 3, t2x(late) - 3
+                svg.rect(s0, y, s1 - s0, row_h, rx=5, fill=GREY, fill_opacity=0.12, stroke=GREY,
+                         stroke_width=1.2, stroke_dasharray="4 3")
+                svg.text((s0 + s1) / 2, y + row_h / 2 + 4, "late warps", class_="tiny muted",
+                         text_anchor="middle")
+    svg.text(t2x(start), bottom + 26,
+             "no block-wide barrier: each warp waits on full[s] before its mma_sync, "
+             "and a copy waits on empty[s] of the slab %s steps back" % words.get(stages - ahead, stages - ahead),
              class_="tiny muted")
     # annotation for the highlighted step
     note_y = bottom + 62
-    in_flight = ", ".join(str(j) for j in range(highlight + 1, highlight + stages - 1)) + \
-        " and %d" % (highlight + stages - 1)
     svg.text(t2x(highlight) + unit / 2, note_y, "step k = %d:" % highlight, class_="small bold",
              text_anchor="middle")
     svg.text(t2x(highlight) + unit / 2, note_y + 20,
-             "the warps compute on slab %d while the copies of slabs %s are in flight"
-             % (highlight, in_flight), class_="small", text_anchor="middle")
+             ["the warps compute on slab %d while the copies of slabs %s are in flight,"
+              % (highlight, listing(range(highlight + 1, highlight + ahead + 1))),
+              "and the buffer of slab %s waits for the slowest warp"
+              % listing(range(highlight - slack, highlight))],
+             class_="small", text_anchor="middle")
     # legend
-    ly = note_y + 50
+    ly = note_y + 70
     svg.rect(left, ly, 30, 18, rx=4, fill="url(#hatch)", stroke=ORANGE, stroke_width=1.6)
     svg.rect(left, ly, 30, 18, rx=4, fill=ORANGE, fill_opacity=0.16)
     svg.text(left + 40, ly + 14, "cp.async copy, global → shared memory, in flight", class_="small")
     svg.rect(left + 420, ly, 30, 18, rx=4, fill=BLUE, fill_opacity=0.55, stroke=BLUE, stroke_width=1.6)
     svg.text(left + 460, ly + 14, "the warps' mma_sync calls on the slab", class_="small")
+    ly += 30
+    svg.rect(left, ly, 30, 18, rx=4, fill=GREY, fill_opacity=0.12, stroke=GREY, stroke_width=1.2,
+             stroke_dasharray="4 3")
+    svg.text(left + 40, ly + 14, "buffer may still be read by the slowest warp", class_="small")
     return svg
 
 
