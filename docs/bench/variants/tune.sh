@@ -1,4 +1,6 @@
 #!/bin/bash
+# Historical (docs/bench/steps-h200.csv): written for the kernel before the mbarrier pipeline (commit
+# 635523f and earlier); on today's out/gemm.cu its overrides build other kernels. See h100/ for the current data.
 # Builds the d_gemm variants of docs/bench/steps-h200.csv from out/gemm.cu and times them at 8192^3.
 # Every variant names all its tile parameters, so the list does not depend on the current defaults.
 # Branch numbers index the tile-size block of the current source (see tune2.sh); the 16-bit branch is 4.

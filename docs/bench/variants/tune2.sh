@@ -1,4 +1,6 @@
 #!/bin/bash
+# Historical (docs/bench/steps-h200.csv): written for the kernel before the mbarrier pipeline (commit
+# 635523f and earlier); on today's out/gemm.cu its overrides build other kernels. See h100/ for the current data.
 # The later d_gemm variants of docs/bench/steps-h200.csv (after the .shared fragment loads),
 # built from out/gemm.cu and timed at 8192^3. Branch numbers index the tile-size block of this
 # source: 0 f64, 1 tf32, 2 int8, 3 F16_IN_OUT, 4 the other 16-bit types. Each variant names the

@@ -1,4 +1,6 @@
 #!/bin/bash
+# Historical (docs/bench/steps-h200.csv): written for the kernel before the mbarrier pipeline (commit
+# 635523f and earlier); on today's out/gemm.cu its overrides build other kernels. See h100/ for the current data.
 # The d_gemm variants of docs/bench/steps-h200.csv measured at 11:24-11:52 UTC (after the tf32 rounding
 # pass): thinner slabs, more stages, and the same kernels built without -lineinfo ("plain"). Branch
 # numbers as in tune2.sh. Builds with the Makefile's flags for sm_90. Run on a GPU machine:
