@@ -842,25 +842,24 @@ __device__ static inline void barrier_arrive(unsigned long long *barrier)
 }
 
 /* Waits until phase number `use` of the barrier has completed. */
+#if __CUDA_ARCH__ >= 900
+#define BARRIER_TEST "mbarrier.try_wait.parity.shared::cta.b64"
+#else
+#define BARRIER_TEST "mbarrier.test_wait.parity.shared::cta.b64"
+#endif
 __device__ static inline void barrier_wait(unsigned long long *barrier, int use)
 {
-#if __CUDA_ARCH__ >= 900
+#if __CUDA_ARCH__ >= 800
     unsigned done;
     do {
-        asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-                     " selp.u32 %0, 1, 0, p;\n}\n" : "=r"(done) : "r"(shared_address(barrier)), "r"(use & 1) : "memory");
-    } while (!done);
-#elif __CUDA_ARCH__ >= 800
-    unsigned done;
-    do {
-        asm volatile("{\n .reg .pred p;\n mbarrier.test_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-                     " selp.u32 %0, 1, 0, p;\n}\n" : "=r"(done) : "r"(shared_address(barrier)), "r"(use & 1) : "memory");
+        asm volatile("{\n .reg .pred p;\n " BARRIER_TEST " p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}\n"
+                     : "=r"(done) : "r"(shared_address(barrier)), "r"(use & 1) : "memory");
     } while (!done);
 #else
     __syncthreads();
 #endif
 }
-#line 1593 "gemm.md"
+#line 1592 "gemm.md"
 #define PIPELINE_BYTES (STAGES * (A_STAGE_ELEMS + B_STAGE_ELEMS) * sizeof(input_t))
 #define STAGING_BYTES (WARPS_M * WARPS_N * STAGING_WARP_ELEMS * sizeof(accum_t))
 #define SHARED_BYTES (PIPELINE_BYTES > STAGING_BYTES ? PIPELINE_BYTES : STAGING_BYTES)
@@ -927,7 +926,7 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
     store_tile(acc, (accum_t *)shared_bytes + warp * STAGING_WARP_ELEMS, c, shape.n_padded,
                block_row * BLOCK_M + warp_row, block_col * BLOCK_N + warp_col, alpha, beta);
 }
-#line 1682 "gemm.md"
+#line 1681 "gemm.md"
 #define PEAK_CHAINS 8
 #define PEAK_WARPS 8
 #define PEAK_LD 64   /* elements per row of the peak operands: a multiple of 16 bytes for every type */
@@ -956,7 +955,7 @@ d_peak(const input_t *a, const input_t *b, accum_t *c, int iterations)
     int warp = blockIdx.x * PEAK_WARPS + threadIdx.x / 32;
     wmma::store_matrix_sync(c + (size_t)warp * FRAG_M * FRAG_N, acc[0], FRAG_N, wmma::mem_row_major);
 }
-#line 1731 "gemm.md"
+#line 1730 "gemm.md"
 #if IS_INTEGER
 #define INPUT_TO_EXACT(x) ((long long)(x))
 #define ACCUM_TO_EXACT(x) ((long long)(x))
@@ -964,7 +963,7 @@ d_peak(const input_t *a, const input_t *b, accum_t *c, int iterations)
 #define INPUT_TO_EXACT(x) INPUT_TO_DOUBLE(x)
 #define ACCUM_TO_EXACT(x) ACCUM_TO_DOUBLE(x)
 #endif
-#line 1767 "gemm.md"
+#line 1766 "gemm.md"
 #if defined(F64_IN_OUT)
 #define ROUNDING_STEPS(k) ((double)(k) + 2.0)
 #else
@@ -982,7 +981,7 @@ __host__ __device__ static inline double error_bound(double abs_products, double
            UNIT_ROUNDOFF_OUT * abs_result;
 #endif
 }
-#line 1794 "gemm.md"
+#line 1793 "gemm.md"
 __host__ __device__ static inline void reference_element(const input_t *a, const input_t *b, const accum_t *c_in,
                                                          Shape shape, exact_t alpha, exact_t beta, int i, int j,
                                                          exact_t *result, double *bound)
@@ -1020,7 +1019,7 @@ __global__ void d_gemm_reference(const input_t *a, const input_t *b, const accum
         reference_element(a, b, c_in, shape, alpha, beta, i, j,
                           &result[(size_t)i * shape.n + j], &bound[(size_t)i * shape.n + j]);
 }
-#line 1840 "gemm.md"
+#line 1839 "gemm.md"
 typedef struct {
     long long failures;
     double worst_error, worst_bound, worst_ratio;
@@ -1050,7 +1049,7 @@ static Verdict compare_results(const accum_t *c_out, const exact_t *expected, co
     }
     return verdict;
 }
-#line 1905 "gemm.md"
+#line 1904 "gemm.md"
 enum { KERNEL_FAST, KERNEL_NAIVE };
 enum { VERIFY_AUTO, VERIFY_CPU, VERIFY_GPU, VERIFY_OFF };
 enum { FORMAT_TEXT, FORMAT_KV, FORMAT_CSV };
@@ -1068,7 +1067,7 @@ typedef struct {
     int cublas, print, peak, self_test, help;
     const char *dump_prefix;
 } Options;
-#line 1931 "gemm.md"
+#line 1930 "gemm.md"
 static int parse_integer(const char *text, long long low, long long high, long long *value)
 {
     char *end;
@@ -1212,7 +1211,7 @@ static void print_usage(FILE *out)
             "             4 out of memory, 5 CUDA or cuBLAS error, 6 file error\n",
             TYPE_NAME, SHAPE_NAME, TRANSPOSE_A, TRANSPOSE_B, MAX_PRINT_DIMENSION);
 }
-#line 2093 "gemm.md"
+#line 2092 "gemm.md"
 static uint64_t next_random(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
@@ -1256,7 +1255,7 @@ static void fill_accum(accum_t *x, size_t count, uint64_t seed, uint64_t stream)
 #endif
     }
 }
-#line 2146 "gemm.md"
+#line 2145 "gemm.md"
 typedef struct {
     cudaDeviceProp properties;
     int cc;   /* compute capability times ten */
@@ -1285,7 +1284,7 @@ static void select_gpu(Gpu *gpu)
     CHECK_CUDA(cudaSetDevice(0));
     CHECK_CUDA(cudaFuncSetAttribute(d_gemm, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)SHARED_BYTES));
 }
-#line 2185 "gemm.md"
+#line 2184 "gemm.md"
 static void *allocate(size_t bytes, const char *what)
 {
     void *memory = malloc(bytes > 0 ? bytes : 1);
@@ -1302,7 +1301,7 @@ static void check_device_memory(double bytes_needed)
         die(EXIT_NO_MEMORY, "this run needs %.2f GiB of device memory; %.2f GiB of %.2f GiB are free",
             bytes_needed / 0x1p30, free_bytes / 0x1p30, total_bytes / 0x1p30);
 }
-#line 2213 "gemm.md"
+#line 2212 "gemm.md"
 typedef struct {
     double median_ms, min_ms;
 } Timing;
@@ -1344,7 +1343,7 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
     free(times);
     return timing;
 }
-#line 2267 "gemm.md"
+#line 2266 "gemm.md"
 typedef struct {
     Shape shape;
     int kernel;
@@ -1394,7 +1393,7 @@ static void launch_gemm(const void *context)
     }
     CHECK_LAUNCH();
 }
-#line 2332 "gemm.md"
+#line 2331 "gemm.md"
 #if defined(U8_IN_I32_OUT)
 #define HAS_CUBLAS 0
 #else
@@ -1454,7 +1453,7 @@ static void launch_cublas(const void *context)
     (void)context;
 #endif
 }
-#line 2405 "gemm.md"
+#line 2404 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -1502,7 +1501,7 @@ static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, 
     write_npy(prefix, "B", NPY_INPUT, b, shape->rows_b, shape->cols_b, sizeof(input_t));
 #endif
 }
-#line 2461 "gemm.md"
+#line 2460 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -1578,7 +1577,7 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 2547 "gemm.md"
+#line 2546 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -1599,7 +1598,7 @@ static double milliseconds_since(double start)
 {
     return (seconds_now() - start) * 1e3;
 }
-#line 2574 "gemm.md"
+#line 2573 "gemm.md"
 static int run_gemm(const Options *options, const Gpu *gpu)
 {
     Shape shape = make_shape(options->m, options->n, options->k, BLOCK_M, BLOCK_N, BLOCK_K);
@@ -1652,7 +1651,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     CHECK_CUDA(cudaMemcpy(run.b, b_padded, bytes_b_padded, cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaMemcpy(run.c, c_padded, bytes_c_padded, cudaMemcpyHostToDevice));
     double h2d_ms = milliseconds_since(start);
-#line 2633 "gemm.md"
+#line 2632 "gemm.md"
     exact_t *expected = NULL;
     double *bound = NULL, reference_ms = 0.0;
     if (verify != VERIFY_OFF) {
@@ -1679,7 +1678,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
         verdict = compare_results(c_out, expected, bound, shape.m, shape.n);
     if (options->dump_prefix)
         write_npy(options->dump_prefix, "C_out", NPY_ACCUM, c_out, shape.m, shape.n, sizeof(accum_t));
-#line 2666 "gemm.md"
+#line 2665 "gemm.md"
     Timing timing = time_runs(launch_gemm, &run, options->warmup, options->iterations);
     double operations = 2.0 * shape.m * shape.n * shape.k;
     Timing cublas_timing = {0.0, 0.0};
@@ -1700,7 +1699,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
         CHECK_CUBLAS(cublasDestroy(cublas.handle));
         CHECK_CUDA(cudaFree(cublas.run.c));
     }
-#line 2692 "gemm.md"
+#line 2691 "gemm.md"
     Report report = {{NULL}, {{0}}, 0};
     report_add(&report, "mode", "gemm");
     report_add(&report, "type", "%s", TYPE_NAME);
@@ -1741,7 +1740,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     report_add(&report, "d2h_ms", "%.3f", d2h_ms);
     report_add(&report, "extract_ms", "%.3f", extract_ms);
     report_add(&report, "reference_ms", "%.3f", reference_ms);
-#line 2739 "gemm.md"
+#line 2738 "gemm.md"
     if (options->print) {
         print_inputs("A", a, shape.rows_a, shape.cols_a);
         print_inputs("B", b, shape.rows_b, shape.cols_b);
@@ -1793,7 +1792,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     free(bound);
     return verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 2800 "gemm.md"
+#line 2799 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -1848,7 +1847,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     free(host);
     return 0;
 }
-#line 2864 "gemm.md"
+#line 2863 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
@@ -2066,7 +2065,7 @@ static int self_test(void)
     printf("self-test: %d failed\n", self_test_failures);
     return self_test_failures ? 1 : 0;
 }
-#line 3090 "gemm.md"
+#line 3089 "gemm.md"
 int main(int argc, char **argv)
 {
     Options options;
