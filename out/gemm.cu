@@ -599,12 +599,18 @@ __global__ void d_round_tf32(const float *__restrict__ in, float *__restrict__ o
 #else
 #define B_SMEM_OFFSET(kk, j) TILE_OFFSET((kk), (j), B_TILE_ROWS, B_PANEL, B_LD)
 #endif
-#line 1156 "gemm.md"
+#line 1157 "gemm.md"
+/* The 32-bit shared-memory address that PTX instructions naming .shared take. */
+__device__ static inline unsigned shared_address(const void *pointer)
+{
+    return (unsigned)__cvta_generic_to_shared(pointer);
+}
+
 template <int BYTES>
 __device__ static inline void copy_async(void *shared_destination, const void *global_source)
 {
 #if __CUDA_ARCH__ >= 800
-    unsigned destination = (unsigned)__cvta_generic_to_shared(shared_destination);
+    unsigned destination = shared_address(shared_destination);
     if (BYTES == 16)
         asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16;\n" ::"r"(destination), "l"(global_source));
     else
@@ -617,7 +623,7 @@ __device__ static inline void copy_async(void *shared_destination, const void *g
         *(uint2 *)shared_destination = *(const uint2 *)global_source;
 #endif
 }
-#line 1194 "gemm.md"
+#line 1201 "gemm.md"
 #define CHUNK_ELEMS(panel) ((panel) * sizeof(input_t) >= 16 ? 16 / sizeof(input_t) : (panel))
 #define CHUNKS_PER_ROW(cols, panel) ((cols) / CHUNK_ELEMS(panel))
 #define COPY_ROW(cols, panel) (threadIdx.x / (8 * CHUNKS_PER_ROW(cols, panel)) * 8 + threadIdx.x % 8)
@@ -659,7 +665,7 @@ __device__ static inline void load_stage(input_t *a_tile, input_t *b_tile, const
     copy_tile_async<B_TILE_ROWS, B_TILE_COLS, B_PANEL, B_LD>(
         b_tile + b_plan->offset, b_plan->source + TILE_B_INDEX(k_tile * BLOCK_K, 0, b_plan->ld), b_plan->ld);
 }
-#line 1284 "gemm.md"
+#line 1291 "gemm.md"
 /* The type pairs whose load_matrix_sync from shared memory compiles to generic loads */
 #if defined(BF16_IN_F32_OUT) || defined(TF32_IN_F32_OUT) || defined(F64_IN_OUT)
 #define LOAD_BY_PTX 1
@@ -726,7 +732,7 @@ __device__ static inline void load_stage(input_t *a_tile, input_t *b_tile, const
 __device__ static inline void load_shared_a(tile_fragment_a &fragment, const input_t *pointer, unsigned ldm)
 {
 #if LOAD_BY_PTX
-    LOAD_SHARED(fragment, PTX_LOAD_A, (unsigned)__cvta_generic_to_shared(pointer), ldm);
+    LOAD_SHARED(fragment, PTX_LOAD_A, shared_address(pointer), ldm);
 #else
     wmma::load_matrix_sync(fragment, pointer, ldm);
 #endif
@@ -735,12 +741,12 @@ __device__ static inline void load_shared_a(tile_fragment_a &fragment, const inp
 __device__ static inline void load_shared_b(tile_fragment_b &fragment, const input_t *pointer, unsigned ldm)
 {
 #if LOAD_BY_PTX
-    LOAD_SHARED(fragment, PTX_LOAD_B, (unsigned)__cvta_generic_to_shared(pointer), ldm);
+    LOAD_SHARED(fragment, PTX_LOAD_B, shared_address(pointer), ldm);
 #else
     wmma::load_matrix_sync(fragment, pointer, ldm);
 #endif
 }
-#line 1376 "gemm.md"
+#line 1383 "gemm.md"
 __device__ static inline void multiply_stage(fragment_c (&acc)[FRAGS_M][FRAGS_N], const input_t *a_tile,
                                              const input_t *b_tile, int warp_row, int warp_col)
 {
@@ -763,7 +769,7 @@ __device__ static inline void multiply_stage(fragment_c (&acc)[FRAGS_M][FRAGS_N]
                 wmma::mma_sync(acc[i][j], a_frag[i], b_frag[j], acc[i][j]);
     }
 }
-#line 1414 "gemm.md"
+#line 1421 "gemm.md"
 #define STAGING_LD (FRAG_N + 16 / sizeof(accum_t))
 #define STAGING_WARP_ELEMS (FRAGS_N * FRAG_M * STAGING_LD)
 #define C_VECTOR (16 / sizeof(accum_t))   /* accumulator elements per 16 bytes */
@@ -798,7 +804,7 @@ __device__ static inline void store_tile(fragment_c (&acc)[FRAGS_M][FRAGS_N], ac
         __syncwarp();   /* the staging area is rewritten for the next row of fragments */
     }
 }
-#line 1460 "gemm.md"
+#line 1467 "gemm.md"
 #define GROUP_ROWS 8
 
 __device__ static inline void block_position(int *block_row, int *block_col, int blocks_m, int blocks_n)
@@ -810,13 +816,8 @@ __device__ static inline void block_position(int *block_row, int *block_col, int
     *block_row = first_row + in_group % rows_in_group;
     *block_col = in_group / rows_in_group;
 }
-#line 1525 "gemm.md"
+#line 1532 "gemm.md"
 #define PREFETCH (STAGES - 2)   /* slabs in flight while the warps compute on one */
-
-__device__ static inline unsigned shared_address(const void *pointer)
-{
-    return (unsigned)__cvta_generic_to_shared(pointer);
-}
 
 __device__ static inline void barrier_init(unsigned long long *barrier, unsigned count)
 {
@@ -859,7 +860,7 @@ __device__ static inline void barrier_wait(unsigned long long *barrier, int use)
     __syncthreads();
 #endif
 }
-#line 1592 "gemm.md"
+#line 1594 "gemm.md"
 #define PIPELINE_BYTES (STAGES * (A_STAGE_ELEMS + B_STAGE_ELEMS) * sizeof(input_t))
 #define STAGING_BYTES (WARPS_M * WARPS_N * STAGING_WARP_ELEMS * sizeof(accum_t))
 #define SHARED_BYTES (PIPELINE_BYTES > STAGING_BYTES ? PIPELINE_BYTES : STAGING_BYTES)
@@ -926,7 +927,7 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
     store_tile(acc, (accum_t *)shared_bytes + warp * STAGING_WARP_ELEMS, c, shape.n_padded,
                block_row * BLOCK_M + warp_row, block_col * BLOCK_N + warp_col, alpha, beta);
 }
-#line 1681 "gemm.md"
+#line 1683 "gemm.md"
 #define PEAK_CHAINS 8
 #define PEAK_WARPS 8
 #define PEAK_LD 64   /* elements per row of the peak operands: a multiple of 16 bytes for every type */
@@ -955,7 +956,7 @@ d_peak(const input_t *a, const input_t *b, accum_t *c, int iterations)
     int warp = blockIdx.x * PEAK_WARPS + threadIdx.x / 32;
     wmma::store_matrix_sync(c + (size_t)warp * FRAG_M * FRAG_N, acc[0], FRAG_N, wmma::mem_row_major);
 }
-#line 1730 "gemm.md"
+#line 1732 "gemm.md"
 #if IS_INTEGER
 #define INPUT_TO_EXACT(x) ((long long)(x))
 #define ACCUM_TO_EXACT(x) ((long long)(x))
@@ -963,7 +964,7 @@ d_peak(const input_t *a, const input_t *b, accum_t *c, int iterations)
 #define INPUT_TO_EXACT(x) INPUT_TO_DOUBLE(x)
 #define ACCUM_TO_EXACT(x) ACCUM_TO_DOUBLE(x)
 #endif
-#line 1766 "gemm.md"
+#line 1768 "gemm.md"
 #if defined(F64_IN_OUT)
 #define ROUNDING_STEPS(k) ((double)(k) + 2.0)
 #else
@@ -981,7 +982,7 @@ __host__ __device__ static inline double error_bound(double abs_products, double
            UNIT_ROUNDOFF_OUT * abs_result;
 #endif
 }
-#line 1793 "gemm.md"
+#line 1795 "gemm.md"
 __host__ __device__ static inline void reference_element(const input_t *a, const input_t *b, const accum_t *c_in,
                                                          Shape shape, exact_t alpha, exact_t beta, int i, int j,
                                                          exact_t *result, double *bound)
@@ -1019,7 +1020,7 @@ __global__ void d_gemm_reference(const input_t *a, const input_t *b, const accum
         reference_element(a, b, c_in, shape, alpha, beta, i, j,
                           &result[(size_t)i * shape.n + j], &bound[(size_t)i * shape.n + j]);
 }
-#line 1839 "gemm.md"
+#line 1841 "gemm.md"
 typedef struct {
     long long failures;
     double worst_error, worst_bound, worst_ratio;
@@ -1049,7 +1050,7 @@ static Verdict compare_results(const accum_t *c_out, const exact_t *expected, co
     }
     return verdict;
 }
-#line 1904 "gemm.md"
+#line 1906 "gemm.md"
 enum { KERNEL_FAST, KERNEL_NAIVE };
 enum { VERIFY_AUTO, VERIFY_CPU, VERIFY_GPU, VERIFY_OFF };
 enum { FORMAT_TEXT, FORMAT_KV, FORMAT_CSV };
@@ -1067,7 +1068,7 @@ typedef struct {
     int cublas, print, peak, self_test, help;
     const char *dump_prefix;
 } Options;
-#line 1930 "gemm.md"
+#line 1932 "gemm.md"
 static int parse_integer(const char *text, long long low, long long high, long long *value)
 {
     char *end;
@@ -1211,7 +1212,7 @@ static void print_usage(FILE *out)
             "             4 out of memory, 5 CUDA or cuBLAS error, 6 file error\n",
             TYPE_NAME, SHAPE_NAME, TRANSPOSE_A, TRANSPOSE_B, MAX_PRINT_DIMENSION);
 }
-#line 2092 "gemm.md"
+#line 2094 "gemm.md"
 static uint64_t next_random(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
@@ -1255,7 +1256,7 @@ static void fill_accum(accum_t *x, size_t count, uint64_t seed, uint64_t stream)
 #endif
     }
 }
-#line 2145 "gemm.md"
+#line 2147 "gemm.md"
 typedef struct {
     cudaDeviceProp properties;
     int cc;   /* compute capability times ten */
@@ -1284,7 +1285,7 @@ static void select_gpu(Gpu *gpu)
     CHECK_CUDA(cudaSetDevice(0));
     CHECK_CUDA(cudaFuncSetAttribute(d_gemm, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)SHARED_BYTES));
 }
-#line 2184 "gemm.md"
+#line 2186 "gemm.md"
 static void *allocate(size_t bytes, const char *what)
 {
     void *memory = malloc(bytes > 0 ? bytes : 1);
@@ -1301,7 +1302,7 @@ static void check_device_memory(double bytes_needed)
         die(EXIT_NO_MEMORY, "this run needs %.2f GiB of device memory; %.2f GiB of %.2f GiB are free",
             bytes_needed / 0x1p30, free_bytes / 0x1p30, total_bytes / 0x1p30);
 }
-#line 2212 "gemm.md"
+#line 2214 "gemm.md"
 typedef struct {
     double median_ms, min_ms;
 } Timing;
@@ -1343,7 +1344,7 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
     free(times);
     return timing;
 }
-#line 2266 "gemm.md"
+#line 2268 "gemm.md"
 typedef struct {
     Shape shape;
     int kernel;
@@ -1393,7 +1394,7 @@ static void launch_gemm(const void *context)
     }
     CHECK_LAUNCH();
 }
-#line 2331 "gemm.md"
+#line 2333 "gemm.md"
 #if defined(U8_IN_I32_OUT)
 #define HAS_CUBLAS 0
 #else
@@ -1453,7 +1454,7 @@ static void launch_cublas(const void *context)
     (void)context;
 #endif
 }
-#line 2404 "gemm.md"
+#line 2406 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -1501,7 +1502,7 @@ static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, 
     write_npy(prefix, "B", NPY_INPUT, b, shape->rows_b, shape->cols_b, sizeof(input_t));
 #endif
 }
-#line 2460 "gemm.md"
+#line 2462 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -1577,7 +1578,7 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 2546 "gemm.md"
+#line 2548 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -1598,7 +1599,7 @@ static double milliseconds_since(double start)
 {
     return (seconds_now() - start) * 1e3;
 }
-#line 2573 "gemm.md"
+#line 2575 "gemm.md"
 static int run_gemm(const Options *options, const Gpu *gpu)
 {
     Shape shape = make_shape(options->m, options->n, options->k, BLOCK_M, BLOCK_N, BLOCK_K);
@@ -1651,7 +1652,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     CHECK_CUDA(cudaMemcpy(run.b, b_padded, bytes_b_padded, cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaMemcpy(run.c, c_padded, bytes_c_padded, cudaMemcpyHostToDevice));
     double h2d_ms = milliseconds_since(start);
-#line 2632 "gemm.md"
+#line 2634 "gemm.md"
     exact_t *expected = NULL;
     double *bound = NULL, reference_ms = 0.0;
     if (verify != VERIFY_OFF) {
@@ -1678,7 +1679,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
         verdict = compare_results(c_out, expected, bound, shape.m, shape.n);
     if (options->dump_prefix)
         write_npy(options->dump_prefix, "C_out", NPY_ACCUM, c_out, shape.m, shape.n, sizeof(accum_t));
-#line 2665 "gemm.md"
+#line 2667 "gemm.md"
     Timing timing = time_runs(launch_gemm, &run, options->warmup, options->iterations);
     double operations = 2.0 * shape.m * shape.n * shape.k;
     Timing cublas_timing = {0.0, 0.0};
@@ -1699,7 +1700,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
         CHECK_CUBLAS(cublasDestroy(cublas.handle));
         CHECK_CUDA(cudaFree(cublas.run.c));
     }
-#line 2691 "gemm.md"
+#line 2693 "gemm.md"
     Report report = {{NULL}, {{0}}, 0};
     report_add(&report, "mode", "gemm");
     report_add(&report, "type", "%s", TYPE_NAME);
@@ -1740,7 +1741,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     report_add(&report, "d2h_ms", "%.3f", d2h_ms);
     report_add(&report, "extract_ms", "%.3f", extract_ms);
     report_add(&report, "reference_ms", "%.3f", reference_ms);
-#line 2738 "gemm.md"
+#line 2740 "gemm.md"
     if (options->print) {
         print_inputs("A", a, shape.rows_a, shape.cols_a);
         print_inputs("B", b, shape.rows_b, shape.cols_b);
@@ -1792,7 +1793,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     free(bound);
     return verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 2799 "gemm.md"
+#line 2801 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -1847,7 +1848,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     free(host);
     return 0;
 }
-#line 2863 "gemm.md"
+#line 2865 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
@@ -2065,7 +2066,7 @@ static int self_test(void)
     printf("self-test: %d failed\n", self_test_failures);
     return self_test_failures ? 1 : 0;
 }
-#line 3089 "gemm.md"
+#line 3091 "gemm.md"
 int main(int argc, char **argv)
 {
     Options options;

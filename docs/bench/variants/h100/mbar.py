@@ -1,6 +1,6 @@
-import sys
 # usage: mbar.py FILE.cu D -- replace the __syncthreads pipeline of d_gemm (source of commit 635523f)
 # with the mbarrier pipeline of mbar.cu, D slabs in flight. The code that gemm.md now contains.
+import sys
 p, prefetch = sys.argv[1], sys.argv[2]
 s = open(p).read()
 a = s.index('    for (int stage = 0; stage < STAGES - 1; stage++) {')
