@@ -73,13 +73,15 @@
 #include <unistd.h>
 
 #include <cublas_v2.h>
+#include <cuda.h>
+#include <cudaTypedefs.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <mma.h>
 
 namespace wmma = nvcuda::wmma;
-#line 267 "gemm.md"
+#line 269 "gemm.md"
 #define EXIT_VERIFY_FAILED 1
 #define EXIT_USAGE 2
 #define EXIT_NO_GPU 3
@@ -97,7 +99,7 @@ static void die(int status, const char *format, ...)
     va_end(args);
     exit(status);
 }
-#line 294 "gemm.md"
+#line 296 "gemm.md"
 static void cuda_failed(const char *call, cudaError_t status,
                         const char *file, int line)
 {
@@ -121,7 +123,7 @@ static void cuda_failed(const char *call, cudaError_t status,
             die(EXIT_CUDA_ERROR, "%s:%d: %s failed: %s", __FILE__, __LINE__, \
                 #call, cublasGetStatusString(check_status_));                \
     } while (0)
-#line 341 "gemm.md"
+#line 343 "gemm.md"
 #if defined(F16_IN_F32_OUT) || defined(F16_IN_OUT)
 typedef half input_t;
 typedef half frag_t;
@@ -190,7 +192,7 @@ typedef double exact_t;
 #define UNIT_ROUNDOFF_ACC 0x1p-24
 #define UNIT_ROUNDOFF_OUT 0x1p-24
 #endif
-#line 416 "gemm.md"
+#line 418 "gemm.md"
 #if defined(F16_IN_F32_OUT)
 #define TYPE_NAME "F16_IN_F32_OUT"
 #elif defined(F16_IN_OUT)
@@ -234,7 +236,7 @@ typedef double exact_t;
 #else
 #define NPY_ACCUM "<f4"
 #endif
-#line 465 "gemm.md"
+#line 467 "gemm.md"
 #if defined(MNK_16x16x16)
 #define FRAG_M 16
 #define FRAG_N 16
@@ -261,7 +263,7 @@ typedef double exact_t;
 #define FRAG_K 4
 #define SHAPE_NAME "8x8x4"
 #endif
-#line 504 "gemm.md"
+#line 506 "gemm.md"
 __host__ __device__ static inline float tf32_round(float value)
 {
     uint32_t bits;
@@ -273,7 +275,7 @@ __host__ __device__ static inline float tf32_round(float value)
     memcpy(&value, &bits, sizeof value);
     return value;
 }
-#line 542 "gemm.md"
+#line 544 "gemm.md"
 #if TRANSPOSE_A
 typedef wmma::col_major layout_a;   /* stored K x M, rows of length M */
 #else
@@ -284,7 +286,7 @@ typedef wmma::col_major layout_b;   /* stored N x K, rows of length K */
 #else
 typedef wmma::row_major layout_b;   /* stored K x N, rows of length N */
 #endif
-#line 581 "gemm.md"
+#line 583 "gemm.md"
 #define ROUND_UP(value, multiple) ((((value) + (multiple) - 1) / (multiple)) * (multiple))
 
 static void pad_matrix(void *padded, const void *source, size_t rows, size_t cols,
@@ -310,7 +312,7 @@ static void extract_matrix(void *destination, const void *padded, size_t rows,
                (const char *)padded + row * cols_padded * element_size,
                cols * element_size);
 }
-#line 615 "gemm.md"
+#line 617 "gemm.md"
 typedef struct {
     int m, n, k;                          /* the problem as asked */
     int m_padded, n_padded, k_padded;     /* rounded up to the block tile */
@@ -338,7 +340,7 @@ static Shape make_shape(int m, int n, int k, int multiple_m, int multiple_n,
     shape.cols_b_padded = TRANSPOSE_B ? shape.k_padded : shape.n_padded;
     return shape;
 }
-#line 650 "gemm.md"
+#line 652 "gemm.md"
 #if TRANSPOSE_A
 #define A_INDEX(i, kk, ld) ((size_t)(kk) * (ld) + (i))
 #else
@@ -349,16 +351,16 @@ static Shape make_shape(int m, int n, int k, int multiple_m, int multiple_n,
 #else
 #define B_INDEX(kk, j, ld) ((size_t)(kk) * (ld) + (j))
 #endif
-#line 673 "gemm.md"
+#line 675 "gemm.md"
 typedef wmma::fragment<wmma::matrix_a, FRAG_M, FRAG_N, FRAG_K, frag_t, layout_a> fragment_a;
 typedef wmma::fragment<wmma::matrix_b, FRAG_M, FRAG_N, FRAG_K, frag_t, layout_b> fragment_b;
 typedef wmma::fragment<wmma::accumulator, FRAG_M, FRAG_N, FRAG_K, accum_t> fragment_c;
-#line 686 "gemm.md"
+#line 688 "gemm.md"
 #define FRAG_ROW_A (TRANSPOSE_A ? FRAG_M : FRAG_K)
 #define FRAG_ROWS_A (TRANSPOSE_A ? FRAG_K : FRAG_M)
 #define FRAG_ROW_B (TRANSPOSE_B ? FRAG_K : FRAG_N)
 #define FRAG_ROWS_B (TRANSPOSE_B ? FRAG_N : FRAG_K)
-#line 703 "gemm.md"
+#line 705 "gemm.md"
 /* Smallest leading dimension (in elements) that holds `cols` and is a multiple of 32 bytes. */
 #define ALIGNED_LD(cols, type) ROUND_UP((cols), 32 / sizeof(type))
 
@@ -377,7 +379,7 @@ __device__ static inline void load_fragment(Fragment &fragment, const input_t *s
         __syncwarp();   /* every lane has its copy before the buffer is reused */
     }
 }
-#line 729 "gemm.md"
+#line 731 "gemm.md"
 template <typename Fragment>
 __device__ static inline void round_fragment(Fragment &fragment)
 {
@@ -388,7 +390,7 @@ __device__ static inline void round_fragment(Fragment &fragment)
     (void)fragment;
 #endif
 }
-#line 751 "gemm.md"
+#line 753 "gemm.md"
 #if defined(F16_IN_OUT)
 #define ACCUM_ZERO __float2half_rn(0.0f)
 #else
@@ -404,7 +406,7 @@ __device__ static inline accum_t scale_accumulator(scalar_t alpha, accum_t acc,
     return alpha * acc + beta * old;
 #endif
 }
-#line 779 "gemm.md"
+#line 781 "gemm.md"
 #define NAIVE_WARPS 4
 #define STAGED_A_ELEMS (FRAG_ROWS_A * ALIGNED_LD(FRAG_ROW_A, input_t))
 #define STAGED_B_ELEMS (FRAG_ROWS_B * ALIGNED_LD(FRAG_ROW_B, input_t))
@@ -446,7 +448,7 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
         *dst = scale_accumulator(alpha, staging_c[warp][(e / FRAG_N) * STAGED_C_LD + e % FRAG_N], beta, old);
     }
 }
-#line 900 "gemm.md"
+#line 912 "gemm.md"
 #if defined(F64_IN_OUT)
 #define BLOCK_M 128
 #define BLOCK_N 64
@@ -454,6 +456,7 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
 #define WARPS_M 4
 #define WARPS_N 2
 #define STAGES 4
+#define CLUSTER 1
 #elif defined(TF32_IN_F32_OUT)
 #define BLOCK_M 128
 #define BLOCK_N 256
@@ -461,6 +464,7 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
 #define WARPS_M 2
 #define WARPS_N 4
 #define STAGES 4
+#define CLUSTER 2
 #elif IS_INTEGER
 #define BLOCK_M 256
 #define BLOCK_N 128
@@ -468,6 +472,7 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
 #define WARPS_M 4
 #define WARPS_N 2
 #define STAGES 4
+#define CLUSTER 2
 #elif defined(F16_IN_OUT)
 #define BLOCK_M 256
 #define BLOCK_N 256
@@ -475,6 +480,7 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
 #define WARPS_M 2
 #define WARPS_N 4
 #define STAGES 4
+#define CLUSTER 2
 #else
 #define BLOCK_M 256
 #define BLOCK_N 128
@@ -482,6 +488,7 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
 #define WARPS_M 4
 #define WARPS_N 2
 #define STAGES 3
+#define CLUSTER 2
 #endif
 
 #define THREADS (WARPS_M * WARPS_N * 32)
@@ -489,7 +496,7 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
 #define WARP_TILE_N (BLOCK_N / WARPS_N)
 #define FRAGS_M (WARP_TILE_M / FRAG_M)
 #define FRAGS_N (WARP_TILE_N / FRAG_N)
-#line 983 "gemm.md"
+#line 1000 "gemm.md"
 #if IS_INTEGER
 #define TILE_TRANSPOSE_A 0   /* A as M x K */
 #define TILE_TRANSPOSE_B 1   /* B as N x K */
@@ -525,7 +532,7 @@ typedef wmma::fragment<wmma::matrix_b, FRAG_M, FRAG_N, FRAG_K, frag_t, wmma::row
 #define TILE_B_INDEX(kk, j, ld) ((size_t)(kk) * (ld) + (j))
 #define TILE_FRAG_ROW_B FRAG_N
 #endif
-#line 1027 "gemm.md"
+#line 1044 "gemm.md"
 #if IS_INTEGER
 #define TRANSPOSE_TILE 64
 static_assert(BLOCK_M % TRANSPOSE_TILE == 0 && BLOCK_N % TRANSPOSE_TILE == 0 && BLOCK_K % TRANSPOSE_TILE == 0,
@@ -551,7 +558,7 @@ __global__ void d_transpose(const input_t *__restrict__ in, input_t *__restrict_
     }
 }
 #endif
-#line 1057 "gemm.md"
+#line 1074 "gemm.md"
 #if PREROUND
 __global__ void d_round_tf32(const float *__restrict__ in, float *__restrict__ out, size_t count)
 {
@@ -560,7 +567,7 @@ __global__ void d_round_tf32(const float *__restrict__ in, float *__restrict__ o
         out[i] = wmma::__float_to_tf32(in[i]);
 }
 #endif
-#line 1096 "gemm.md"
+#line 1118 "gemm.md"
 #define TILE_OFFSET(row, col, tile_rows, panel, ld) \
     (((col) / (panel)) * (tile_rows) * (ld) + (row) * (ld) + (col) % (panel))
 
@@ -579,14 +586,15 @@ __global__ void d_round_tf32(const float *__restrict__ in, float *__restrict__ o
 #define B_TILE_COLS BLOCK_N
 #endif
 
-/* Wide fragments: one panel, rows padded by 16 bytes. Narrow: panels one fragment wide, 16-byte rows. */
+/* Wide fragments: panels of up to 128 elements, rows padded by 16 bytes. Narrow: panels one fragment wide,
+   16-byte rows. */
 #define A_WIDE (TILE_FRAG_ROW_A * sizeof(input_t) >= 32)
-#define A_PANEL (A_WIDE ? A_TILE_COLS : TILE_FRAG_ROW_A)
-#define A_LD (A_WIDE ? A_TILE_COLS + 16 / sizeof(input_t) : 16 / sizeof(input_t))
+#define A_PANEL (A_WIDE ? (A_TILE_COLS > 128 ? 128 : A_TILE_COLS) : TILE_FRAG_ROW_A)
+#define A_LD (A_WIDE ? A_PANEL + 16 / sizeof(input_t) : 16 / sizeof(input_t))
 #define A_STAGE_ELEMS (A_TILE_COLS / A_PANEL * A_TILE_ROWS * A_LD)
 #define B_WIDE (TILE_FRAG_ROW_B * sizeof(input_t) >= 32)
-#define B_PANEL (B_WIDE ? B_TILE_COLS : TILE_FRAG_ROW_B)
-#define B_LD (B_WIDE ? B_TILE_COLS + 16 / sizeof(input_t) : 16 / sizeof(input_t))
+#define B_PANEL (B_WIDE ? (B_TILE_COLS > 128 ? 128 : B_TILE_COLS) : TILE_FRAG_ROW_B)
+#define B_LD (B_WIDE ? B_PANEL + 16 / sizeof(input_t) : 16 / sizeof(input_t))
 #define B_STAGE_ELEMS (B_TILE_COLS / B_PANEL * B_TILE_ROWS * B_LD)
 
 #if TILE_TRANSPOSE_A
@@ -599,7 +607,7 @@ __global__ void d_round_tf32(const float *__restrict__ in, float *__restrict__ o
 #else
 #define B_SMEM_OFFSET(kk, j) TILE_OFFSET((kk), (j), B_TILE_ROWS, B_PANEL, B_LD)
 #endif
-#line 1157 "gemm.md"
+#line 1182 "gemm.md"
 /* The 32-bit shared-memory address that PTX instructions naming .shared take. */
 __device__ static inline unsigned shared_address(const void *pointer)
 {
@@ -623,7 +631,7 @@ __device__ static inline void copy_async(void *shared_destination, const void *g
         *(uint2 *)shared_destination = *(const uint2 *)global_source;
 #endif
 }
-#line 1201 "gemm.md"
+#line 1226 "gemm.md"
 #define CHUNK_ELEMS(panel) ((panel) * sizeof(input_t) >= 16 ? 16 / sizeof(input_t) : (panel))
 #define CHUNKS_PER_ROW(cols, panel) ((cols) / CHUNK_ELEMS(panel))
 #define COPY_ROW(cols, panel) (threadIdx.x / (8 * CHUNKS_PER_ROW(cols, panel)) * 8 + threadIdx.x % 8)
@@ -665,7 +673,57 @@ __device__ static inline void load_stage(input_t *a_tile, input_t *b_tile, const
     copy_tile_async<B_TILE_ROWS, B_TILE_COLS, B_PANEL, B_LD>(
         b_tile + b_plan->offset, b_plan->source + TILE_B_INDEX(k_tile * BLOCK_K, 0, b_plan->ld), b_plan->ld);
 }
-#line 1291 "gemm.md"
+#line 1334 "gemm.md"
+#define A_PANELS (A_TILE_COLS / A_PANEL)
+#define B_PANELS (B_TILE_COLS / B_PANEL)
+/* A block's share of A: whole panels when the slab has several, else a band of rows. */
+#define A_SPLIT_PANELS (A_PANELS > 1 && A_PANELS % CLUSTER == 0)
+#define A_BOX_ROWS (A_SPLIT_PANELS ? A_TILE_ROWS : A_TILE_ROWS / CLUSTER)
+#define A_BOX_PANELS (A_SPLIT_PANELS ? A_PANELS / CLUSTER : A_PANELS)
+#define STAGE_BYTES ((A_STAGE_ELEMS + B_STAGE_ELEMS) * sizeof(input_t))   /* what lands in each block per slab */
+static_assert(A_LD <= 256 && B_LD <= 256 && A_BOX_ROWS <= 256 && B_TILE_ROWS <= 256 && A_BOX_PANELS <= 256 &&
+              B_PANELS <= 256, "a box is at most 256 elements along each dimension");
+static_assert(A_SPLIT_PANELS || A_TILE_ROWS % CLUSTER == 0, "the blocks of a cluster share A's slab evenly");
+static_assert(STAGE_BYTES < (1 << 20), "an mbarrier counts fewer than 2^20 bytes per phase");
+
+/* Copies a box of the tensor to shared memory, to the same offset in every block of mask (0: this block
+   only); each destination's barrier at the barrier's offset counts the bytes. */
+__device__ static inline void copy_tensor(void *shared_destination, const CUtensorMap *map, int row, int panel,
+                                          unsigned long long *barrier, unsigned short mask)
+{
+#if __CUDA_ARCH__ >= 900
+    if (mask)
+        asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"
+                     " [%0], [%1, {%2, %3, %4}], [%5], %6;\n"
+                     ::"r"(shared_address(shared_destination)), "l"(map), "r"(0), "r"(row), "r"(panel),
+                       "r"(shared_address(barrier)), "h"(mask) : "memory");
+    else
+        asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                     " [%0], [%1, {%2, %3, %4}], [%5];\n"
+                     ::"r"(shared_address(shared_destination)), "l"(map), "r"(0), "r"(row), "r"(panel),
+                       "r"(shared_address(barrier)) : "memory");
+#endif
+}
+
+/* One thread copies slab k_tile: this block's share of A to every block of the cluster, B to itself. */
+__device__ static inline void load_stage_tensor(input_t *a_tile, input_t *b_tile, const CUtensorMap *a_map,
+                                                const CUtensorMap *b_map, int block_row, int block_col, int k_tile,
+                                                unsigned long long *full, unsigned rank)
+{
+    int k0 = k_tile * BLOCK_K, m0 = block_row * BLOCK_M, n0 = block_col * BLOCK_N;
+    int a_row = TILE_TRANSPOSE_A ? k0 : m0, a_panel = (TILE_TRANSPOSE_A ? m0 : k0) / A_PANEL;
+    int b_row = TILE_TRANSPOSE_B ? n0 : k0, b_panel = (TILE_TRANSPOSE_B ? k0 : n0) / B_PANEL;
+    if (A_SPLIT_PANELS) {
+        a_tile += rank * A_BOX_PANELS * A_TILE_ROWS * A_LD;
+        a_panel += rank * A_BOX_PANELS;
+    } else {
+        a_tile += rank * A_BOX_ROWS * A_LD;
+        a_row += rank * A_BOX_ROWS;
+    }
+    copy_tensor(a_tile, a_map, a_row, a_panel, full, CLUSTER > 1 ? (1 << CLUSTER) - 1 : 0);
+    copy_tensor(b_tile, b_map, b_row, b_panel, full, 0);
+}
+#line 1432 "gemm.md"
 /* The type pairs whose load_matrix_sync from shared memory compiles to generic loads */
 #if defined(BF16_IN_F32_OUT) || defined(TF32_IN_F32_OUT) || defined(F64_IN_OUT)
 #define LOAD_BY_PTX 1
@@ -746,7 +804,7 @@ __device__ static inline void load_shared_b(tile_fragment_b &fragment, const inp
     wmma::load_matrix_sync(fragment, pointer, ldm);
 #endif
 }
-#line 1383 "gemm.md"
+#line 1524 "gemm.md"
 __device__ static inline void multiply_stage(fragment_c (&acc)[FRAGS_M][FRAGS_N], const input_t *a_tile,
                                              const input_t *b_tile, int warp_row, int warp_col)
 {
@@ -769,7 +827,7 @@ __device__ static inline void multiply_stage(fragment_c (&acc)[FRAGS_M][FRAGS_N]
                 wmma::mma_sync(acc[i][j], a_frag[i], b_frag[j], acc[i][j]);
     }
 }
-#line 1421 "gemm.md"
+#line 1562 "gemm.md"
 #define STAGING_LD (FRAG_N + 16 / sizeof(accum_t))
 #define STAGING_WARP_ELEMS (FRAGS_N * FRAG_M * STAGING_LD)
 #define C_VECTOR (16 / sizeof(accum_t))   /* accumulator elements per 16 bytes */
@@ -804,20 +862,26 @@ __device__ static inline void store_tile(fragment_c (&acc)[FRAGS_M][FRAGS_N], ac
         __syncwarp();   /* the staging area is rewritten for the next row of fragments */
     }
 }
-#line 1467 "gemm.md"
+#line 1613 "gemm.md"
 #define GROUP_ROWS 8
 
 __device__ static inline void block_position(int *block_row, int *block_col, int blocks_m, int blocks_n)
 {
-    int id = blockIdx.x;
-    int first_row = id / (GROUP_ROWS * blocks_n) * GROUP_ROWS;
+    int id = blockIdx.x / CLUSTER, clusters_n = blocks_n / CLUSTER;
+    int first_row = id / (GROUP_ROWS * clusters_n) * GROUP_ROWS;
     int rows_in_group = min(blocks_m - first_row, GROUP_ROWS);
-    int in_group = id % (GROUP_ROWS * blocks_n);
+    int in_group = id % (GROUP_ROWS * clusters_n);
     *block_row = first_row + in_group % rows_in_group;
-    *block_col = in_group / rows_in_group;
+    *block_col = in_group / rows_in_group * CLUSTER + blockIdx.x % CLUSTER;
 }
-#line 1532 "gemm.md"
+#line 1709 "gemm.md"
 #define PREFETCH (STAGES - 2)   /* slabs in flight while the warps compute on one */
+#if __CUDA_ARCH__ >= 900
+#define USE_TMA 1   /* slabs by the copy engine, A shared by the cluster */
+#else
+#define USE_TMA 0   /* slabs by cp.async, each block on its own */
+#endif
+#define CLUSTER_ON_DEVICE (USE_TMA ? CLUSTER : 1)
 
 __device__ static inline void barrier_init(unsigned long long *barrier, unsigned count)
 {
@@ -826,7 +890,7 @@ __device__ static inline void barrier_init(unsigned long long *barrier, unsigned
 #endif
 }
 
-/* One arrival on the barrier, made when all the copies this thread has issued so far have landed. */
+/* sm_80: one arrival on the barrier, made when all the copies this thread has issued so far have landed. */
 __device__ static inline void barrier_arrive_on_copies(unsigned long long *barrier)
 {
 #if __CUDA_ARCH__ >= 800
@@ -834,12 +898,54 @@ __device__ static inline void barrier_arrive_on_copies(unsigned long long *barri
 #endif
 }
 
+/* sm_90: one arrival that also tells the barrier to wait for `bytes` more bytes from the copy engine. */
+__device__ static inline void barrier_arrive_expect(unsigned long long *barrier, unsigned bytes)
+{
+#if __CUDA_ARCH__ >= 900
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n"
+                 ::"r"(shared_address(barrier)), "r"(bytes) : "memory");
+#endif
+}
+
+/* One arrival on the barrier at this offset in every block of the cluster (before sm_90: in this block). */
 __device__ static inline void barrier_arrive(unsigned long long *barrier)
 {
-#if __CUDA_ARCH__ >= 800
-    asm volatile("{\n .reg .b64 state;\n mbarrier.arrive.shared::cta.b64 state, [%0];\n}\n"
-                 ::"r"(shared_address(barrier)) : "memory");
+#if __CUDA_ARCH__ >= 900
+    for (unsigned rank = 0; rank < CLUSTER; rank++)
+        asm volatile("{\n .reg .b32 remote;\n mapa.shared::cluster.u32 remote, %0, %1;\n"
+                     " mbarrier.arrive.shared::cluster.b64 _, [remote];\n}\n"
+                     ::"r"(shared_address(barrier)), "r"(rank) : "memory");
+#elif __CUDA_ARCH__ >= 800
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(shared_address(barrier)) : "memory");
 #endif
+}
+
+/* sm_90: makes the barriers this thread initialised visible to the other blocks of the cluster. */
+__device__ static inline void fence_barrier_init(void)
+{
+#if __CUDA_ARCH__ >= 900
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+#endif
+}
+
+/* Every thread of every block in the cluster arrives, then waits for all the others. */
+__device__ static inline void cluster_sync(void)
+{
+#if __CUDA_ARCH__ >= 900
+    asm volatile("barrier.cluster.arrive.release.aligned;\n barrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+#else
+    __syncthreads();
+#endif
+}
+
+/* This block's number within its cluster. */
+__device__ static inline unsigned cluster_rank(void)
+{
+    unsigned rank = 0;
+#if __CUDA_ARCH__ >= 900
+    asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
+#endif
+    return rank;
 }
 
 /* Waits until phase number `use` of the barrier has completed. */
@@ -860,14 +966,15 @@ __device__ static inline void barrier_wait(unsigned long long *barrier, int use)
     __syncthreads();
 #endif
 }
-#line 1594 "gemm.md"
+#line 1820 "gemm.md"
 #define PIPELINE_BYTES (STAGES * (A_STAGE_ELEMS + B_STAGE_ELEMS) * sizeof(input_t))
 #define STAGING_BYTES (WARPS_M * WARPS_N * STAGING_WARP_ELEMS * sizeof(accum_t))
 #define SHARED_BYTES (PIPELINE_BYTES > STAGING_BYTES ? PIPELINE_BYTES : STAGING_BYTES)
 
 __global__ void __launch_bounds__(THREADS, 1)
 d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__restrict__ c,
-       Shape shape, scalar_t alpha, scalar_t beta)
+       Shape shape, scalar_t alpha, scalar_t beta, const __grid_constant__ CUtensorMap a_map,
+       const __grid_constant__ CUtensorMap b_map)
 {
     extern __shared__ __align__(128) unsigned char shared_bytes[];
     input_t *a_tiles = (input_t *)shared_bytes;
@@ -897,24 +1004,33 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
     __shared__ unsigned long long full[STAGES], empty[STAGES];
     if (threadIdx.x == 0)
         for (int s = 0; s < STAGES; s++) {
-            barrier_init(&full[s], THREADS);
-            barrier_init(&empty[s], THREADS / 32);
+            barrier_init(&full[s], USE_TMA ? 1 : THREADS);
+            barrier_init(&empty[s], THREADS / 32 * CLUSTER_ON_DEVICE);
         }
-    __syncthreads();
-    for (int slab = 0; slab < PREFETCH; slab++)
-        if (slab < k_tiles) {
-            load_stage(a_tiles + slab * A_STAGE_ELEMS, b_tiles + slab * B_STAGE_ELEMS, &a_plan, &b_plan, slab);
-            barrier_arrive_on_copies(&full[slab]);
-        }
-    for (int k_tile = 0; k_tile < k_tiles; k_tile++) {
-        int next = k_tile + PREFETCH;
+    fence_barrier_init();
+    cluster_sync();   /* every block's barriers are ready before anyone copies or arrives */
+    unsigned rank = cluster_rank();
+    for (int k_tile = -PREFETCH; k_tile < k_tiles; k_tile++) {
+        int next = k_tile + PREFETCH;   /* the slab to request in this step */
         if (next < k_tiles) {
             int s = next % STAGES;
-            if (next >= STAGES)
-                barrier_wait(&empty[s], next / STAGES - 1);
-            load_stage(a_tiles + s * A_STAGE_ELEMS, b_tiles + s * B_STAGE_ELEMS, &a_plan, &b_plan, next);
-            barrier_arrive_on_copies(&full[s]);
+            if (USE_TMA) {
+                if (threadIdx.x == next % (THREADS / 32) * 32) {   /* one thread, a different warp each slab */
+                    if (next >= STAGES)
+                        barrier_wait(&empty[s], next / STAGES - 1);
+                    barrier_arrive_expect(&full[s], STAGE_BYTES);
+                    load_stage_tensor(a_tiles + s * A_STAGE_ELEMS, b_tiles + s * B_STAGE_ELEMS, &a_map, &b_map,
+                                      block_row, block_col, next, &full[s], rank);
+                }
+            } else {
+                if (next >= STAGES)
+                    barrier_wait(&empty[s], next / STAGES - 1);
+                load_stage(a_tiles + s * A_STAGE_ELEMS, b_tiles + s * B_STAGE_ELEMS, &a_plan, &b_plan, next);
+                barrier_arrive_on_copies(&full[s]);
+            }
         }
+        if (k_tile < 0)
+            continue;
         int s = k_tile % STAGES;
         barrier_wait(&full[s], k_tile / STAGES);
         multiply_stage(acc, a_tiles + s * A_STAGE_ELEMS, b_tiles + s * B_STAGE_ELEMS, warp_row, warp_col);
@@ -926,8 +1042,9 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
 
     store_tile(acc, (accum_t *)shared_bytes + warp * STAGING_WARP_ELEMS, c, shape.n_padded,
                block_row * BLOCK_M + warp_row, block_col * BLOCK_N + warp_col, alpha, beta);
+    cluster_sync();   /* the other blocks may still arrive on our barriers: stay until they are done */
 }
-#line 1683 "gemm.md"
+#line 1920 "gemm.md"
 #define PEAK_CHAINS 8
 #define PEAK_WARPS 8
 #define PEAK_LD 64   /* elements per row of the peak operands: a multiple of 16 bytes for every type */
@@ -956,7 +1073,7 @@ d_peak(const input_t *a, const input_t *b, accum_t *c, int iterations)
     int warp = blockIdx.x * PEAK_WARPS + threadIdx.x / 32;
     wmma::store_matrix_sync(c + (size_t)warp * FRAG_M * FRAG_N, acc[0], FRAG_N, wmma::mem_row_major);
 }
-#line 1732 "gemm.md"
+#line 1969 "gemm.md"
 #if IS_INTEGER
 #define INPUT_TO_EXACT(x) ((long long)(x))
 #define ACCUM_TO_EXACT(x) ((long long)(x))
@@ -964,7 +1081,7 @@ d_peak(const input_t *a, const input_t *b, accum_t *c, int iterations)
 #define INPUT_TO_EXACT(x) INPUT_TO_DOUBLE(x)
 #define ACCUM_TO_EXACT(x) ACCUM_TO_DOUBLE(x)
 #endif
-#line 1768 "gemm.md"
+#line 2005 "gemm.md"
 #if defined(F64_IN_OUT)
 #define ROUNDING_STEPS(k) ((double)(k) + 2.0)
 #else
@@ -982,7 +1099,7 @@ __host__ __device__ static inline double error_bound(double abs_products, double
            UNIT_ROUNDOFF_OUT * abs_result;
 #endif
 }
-#line 1795 "gemm.md"
+#line 2032 "gemm.md"
 __host__ __device__ static inline void reference_element(const input_t *a, const input_t *b, const accum_t *c_in,
                                                          Shape shape, exact_t alpha, exact_t beta, int i, int j,
                                                          exact_t *result, double *bound)
@@ -1020,7 +1137,7 @@ __global__ void d_gemm_reference(const input_t *a, const input_t *b, const accum
         reference_element(a, b, c_in, shape, alpha, beta, i, j,
                           &result[(size_t)i * shape.n + j], &bound[(size_t)i * shape.n + j]);
 }
-#line 1841 "gemm.md"
+#line 2078 "gemm.md"
 typedef struct {
     long long failures;
     double worst_error, worst_bound, worst_ratio;
@@ -1050,7 +1167,7 @@ static Verdict compare_results(const accum_t *c_out, const exact_t *expected, co
     }
     return verdict;
 }
-#line 1906 "gemm.md"
+#line 2143 "gemm.md"
 enum { KERNEL_FAST, KERNEL_NAIVE };
 enum { VERIFY_AUTO, VERIFY_CPU, VERIFY_GPU, VERIFY_OFF };
 enum { FORMAT_TEXT, FORMAT_KV, FORMAT_CSV };
@@ -1068,7 +1185,7 @@ typedef struct {
     int cublas, print, peak, self_test, help;
     const char *dump_prefix;
 } Options;
-#line 1932 "gemm.md"
+#line 2169 "gemm.md"
 static int parse_integer(const char *text, long long low, long long high, long long *value)
 {
     char *end;
@@ -1212,7 +1329,7 @@ static void print_usage(FILE *out)
             "             4 out of memory, 5 CUDA or cuBLAS error, 6 file error\n",
             TYPE_NAME, SHAPE_NAME, TRANSPOSE_A, TRANSPOSE_B, MAX_PRINT_DIMENSION);
 }
-#line 2094 "gemm.md"
+#line 2331 "gemm.md"
 static uint64_t next_random(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
@@ -1256,7 +1373,7 @@ static void fill_accum(accum_t *x, size_t count, uint64_t seed, uint64_t stream)
 #endif
     }
 }
-#line 2147 "gemm.md"
+#line 2384 "gemm.md"
 typedef struct {
     cudaDeviceProp properties;
     int cc;   /* compute capability times ten */
@@ -1285,7 +1402,7 @@ static void select_gpu(Gpu *gpu)
     CHECK_CUDA(cudaSetDevice(0));
     CHECK_CUDA(cudaFuncSetAttribute(d_gemm, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)SHARED_BYTES));
 }
-#line 2186 "gemm.md"
+#line 2423 "gemm.md"
 static void *allocate(size_t bytes, const char *what)
 {
     void *memory = malloc(bytes > 0 ? bytes : 1);
@@ -1302,7 +1419,7 @@ static void check_device_memory(double bytes_needed)
         die(EXIT_NO_MEMORY, "this run needs %.2f GiB of device memory; %.2f GiB of %.2f GiB are free",
             bytes_needed / 0x1p30, free_bytes / 0x1p30, total_bytes / 0x1p30);
 }
-#line 2214 "gemm.md"
+#line 2451 "gemm.md"
 typedef struct {
     double median_ms, min_ms;
 } Timing;
@@ -1344,7 +1461,7 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
     free(times);
     return timing;
 }
-#line 2268 "gemm.md"
+#line 2515 "gemm.md"
 typedef struct {
     Shape shape;
     int kernel;
@@ -1352,7 +1469,47 @@ typedef struct {
     input_t *a, *b;
     accum_t *c;
     input_t *a_tiled, *b_tiled;   /* A and B as d_gemm reads them */
+    int cluster;                  /* blocks per cluster for d_gemm: CLUSTER on sm_90 and later, else 1 */
+    CUtensorMap a_map, b_map;     /* where the copy engine finds the slabs of a_tiled and b_tiled */
 } Run;
+
+/* A tiled operand stored as rows x ld, viewed as panels: (element in panel, row, panel). A box is
+   box_panels panels of box_rows rows, each row ld_shared long: the padding past the panel is out of the
+   tensor, so the copy engine fills it with zeros and reads nothing for it. */
+static void make_tensor_map(CUtensorMap *map, const input_t *operand, int rows, int ld, int panel, int ld_shared,
+                            int box_rows, int box_panels)
+{
+    static PFN_cuTensorMapEncodeTiled_v12000 encode = NULL;
+    if (!encode) {
+        cudaDriverEntryPointQueryResult found;
+        CHECK_CUDA(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", (void **)&encode, 12000,
+                                                    cudaEnableDefault, &found));
+        if (found != cudaDriverEntryPointSuccess)
+            die(EXIT_CUDA_ERROR, "the CUDA driver has no cuTensorMapEncodeTiled");
+    }
+    CUtensorMapDataType type = sizeof(input_t) == 1   ? CU_TENSOR_MAP_DATA_TYPE_UINT8
+                               : sizeof(input_t) == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16
+                               : sizeof(input_t) == 4 ? CU_TENSOR_MAP_DATA_TYPE_UINT32
+                                                      : CU_TENSOR_MAP_DATA_TYPE_UINT64;
+    cuuint64_t size[3] = {(cuuint64_t)panel, (cuuint64_t)rows, (cuuint64_t)(ld / panel)};
+    cuuint64_t stride[2] = {(cuuint64_t)ld * sizeof(input_t), (cuuint64_t)panel * sizeof(input_t)};
+    cuuint32_t box[3] = {(cuuint32_t)ld_shared, (cuuint32_t)box_rows, (cuuint32_t)box_panels};
+    cuuint32_t step[3] = {1, 1, 1};
+    CUresult result = encode(map, type, 3, (void *)operand, size, stride, box, step, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                             CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+                             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (result != CUDA_SUCCESS)
+        die(EXIT_CUDA_ERROR, "cuTensorMapEncodeTiled failed with error %d", (int)result);
+}
+
+static void make_tensor_maps(Run *run)
+{
+    const Shape *shape = &run->shape;
+    make_tensor_map(&run->a_map, run->a_tiled, TILE_TRANSPOSE_A ? shape->k_padded : shape->m_padded,
+                    TILE_TRANSPOSE_A ? shape->m_padded : shape->k_padded, A_PANEL, A_LD, A_BOX_ROWS, A_BOX_PANELS);
+    make_tensor_map(&run->b_map, run->b_tiled, TILE_TRANSPOSE_B ? shape->n_padded : shape->k_padded,
+                    TILE_TRANSPOSE_B ? shape->k_padded : shape->n_padded, B_PANEL, B_LD, B_TILE_ROWS, B_PANELS);
+}
 
 #if IS_INTEGER
 static void transpose_on_gpu(const input_t *in, input_t *out, int rows, int cols)
@@ -1390,11 +1547,26 @@ static void launch_gemm(const void *context)
         round_on_gpu(run->b, run->b_tiled, shape->rows_b_padded, shape->cols_b_padded);
 #endif
         unsigned blocks = (unsigned)((shape->m_padded / BLOCK_M) * (shape->n_padded / BLOCK_N));
-        d_gemm<<<blocks, THREADS, SHARED_BYTES>>>(run->a_tiled, run->b_tiled, run->c, *shape, run->alpha, run->beta);
+        cudaLaunchAttribute cluster;
+        cluster.id = cudaLaunchAttributeClusterDimension;
+        cluster.val.clusterDim.x = run->cluster;
+        cluster.val.clusterDim.y = 1;
+        cluster.val.clusterDim.z = 1;
+        cudaLaunchConfig_t config;
+        config.gridDim = dim3(blocks);
+        config.blockDim = dim3(THREADS);
+        config.dynamicSmemBytes = SHARED_BYTES;
+        config.stream = 0;
+        config.attrs = &cluster;
+        config.numAttrs = run->cluster > 1 ? 1 : 0;
+        Run args = *run;   /* the kernel's arguments; the launch takes a pointer to each */
+        void *arguments[] = {&args.a_tiled, &args.b_tiled, &args.c, &args.shape,
+                             &args.alpha, &args.beta, &args.a_map, &args.b_map};
+        CHECK_CUDA(cudaLaunchKernelExC(&config, (const void *)d_gemm, arguments));
     }
     CHECK_LAUNCH();
 }
-#line 2333 "gemm.md"
+#line 2635 "gemm.md"
 #if defined(U8_IN_I32_OUT)
 #define HAS_CUBLAS 0
 #else
@@ -1454,7 +1626,7 @@ static void launch_cublas(const void *context)
     (void)context;
 #endif
 }
-#line 2406 "gemm.md"
+#line 2708 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -1502,7 +1674,7 @@ static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, 
     write_npy(prefix, "B", NPY_INPUT, b, shape->rows_b, shape->cols_b, sizeof(input_t));
 #endif
 }
-#line 2462 "gemm.md"
+#line 2764 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -1578,7 +1750,7 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 2548 "gemm.md"
+#line 2850 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -1599,10 +1771,10 @@ static double milliseconds_since(double start)
 {
     return (seconds_now() - start) * 1e3;
 }
-#line 2575 "gemm.md"
+#line 2877 "gemm.md"
 static int run_gemm(const Options *options, const Gpu *gpu)
 {
-    Shape shape = make_shape(options->m, options->n, options->k, BLOCK_M, BLOCK_N, BLOCK_K);
+    Shape shape = make_shape(options->m, options->n, options->k, BLOCK_M, BLOCK_N * CLUSTER, BLOCK_K);
     int verify = options->verify;
     if (verify == VERIFY_AUTO)
         verify = (long long)shape.m * shape.n * shape.k <= CPU_VERIFY_LIMIT ? VERIFY_CPU : VERIFY_GPU;
@@ -1637,7 +1809,13 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     pad_matrix(c_padded, c_in, shape.m, shape.n, shape.m_padded, shape.n_padded, sizeof(accum_t));
     double pad_ms = milliseconds_since(start);
 
-    Run run = {shape, options->kernel, (scalar_t)options->alpha, (scalar_t)options->beta, NULL, NULL, NULL, NULL, NULL};
+    Run run;
+    memset(&run, 0, sizeof run);
+    run.shape = shape;
+    run.kernel = options->kernel;
+    run.alpha = (scalar_t)options->alpha;
+    run.beta = (scalar_t)options->beta;
+    run.cluster = gpu->cc >= 90 ? CLUSTER : 1;
     CHECK_CUDA(cudaMalloc(&run.a, bytes_a_padded));
     CHECK_CUDA(cudaMalloc(&run.b, bytes_b_padded));
     CHECK_CUDA(cudaMalloc(&run.c, bytes_c_padded));
@@ -1647,12 +1825,14 @@ static int run_gemm(const Options *options, const Gpu *gpu)
         CHECK_CUDA(cudaMalloc(&run.a_tiled, bytes_a_padded));
     if (PREPARE_B)
         CHECK_CUDA(cudaMalloc(&run.b_tiled, bytes_b_padded));
+    if (gpu->cc >= 90)
+        make_tensor_maps(&run);
     start = seconds_now();
     CHECK_CUDA(cudaMemcpy(run.a, a_padded, bytes_a_padded, cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaMemcpy(run.b, b_padded, bytes_b_padded, cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaMemcpy(run.c, c_padded, bytes_c_padded, cudaMemcpyHostToDevice));
     double h2d_ms = milliseconds_since(start);
-#line 2634 "gemm.md"
+#line 2944 "gemm.md"
     exact_t *expected = NULL;
     double *bound = NULL, reference_ms = 0.0;
     if (verify != VERIFY_OFF) {
@@ -1679,7 +1859,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
         verdict = compare_results(c_out, expected, bound, shape.m, shape.n);
     if (options->dump_prefix)
         write_npy(options->dump_prefix, "C_out", NPY_ACCUM, c_out, shape.m, shape.n, sizeof(accum_t));
-#line 2667 "gemm.md"
+#line 2977 "gemm.md"
     Timing timing = time_runs(launch_gemm, &run, options->warmup, options->iterations);
     double operations = 2.0 * shape.m * shape.n * shape.k;
     Timing cublas_timing = {0.0, 0.0};
@@ -1700,7 +1880,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
         CHECK_CUBLAS(cublasDestroy(cublas.handle));
         CHECK_CUDA(cudaFree(cublas.run.c));
     }
-#line 2693 "gemm.md"
+#line 3003 "gemm.md"
     Report report = {{NULL}, {{0}}, 0};
     report_add(&report, "mode", "gemm");
     report_add(&report, "type", "%s", TYPE_NAME);
@@ -1741,7 +1921,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     report_add(&report, "d2h_ms", "%.3f", d2h_ms);
     report_add(&report, "extract_ms", "%.3f", extract_ms);
     report_add(&report, "reference_ms", "%.3f", reference_ms);
-#line 2740 "gemm.md"
+#line 3050 "gemm.md"
     if (options->print) {
         print_inputs("A", a, shape.rows_a, shape.cols_a);
         print_inputs("B", b, shape.rows_b, shape.cols_b);
@@ -1793,7 +1973,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     free(bound);
     return verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 2801 "gemm.md"
+#line 3111 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -1848,7 +2028,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     free(host);
     return 0;
 }
-#line 2865 "gemm.md"
+#line 3175 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
@@ -2066,7 +2246,7 @@ static int self_test(void)
     printf("self-test: %d failed\n", self_test_failures);
     return self_test_failures ? 1 : 0;
 }
-#line 3091 "gemm.md"
+#line 3401 "gemm.md"
 int main(int argc, char **argv)
 {
     Options options;

@@ -130,14 +130,14 @@ class Config:
 # Deliberately broken builds: (name, text in out/gemm.cu, replacement, arguments, exit status wanted,
 # what the one stderr line must contain, which check's line in gemm.md it must name).  Each
 # replacement stays on one line, so the #line directives still point at gemm.md.
-FAST_LAUNCH = ("d_gemm<<<blocks, THREADS, SHARED_BYTES>>>(run->a_tiled, run->b_tiled, run->c, *shape, run->alpha, "
-               "run->beta);")
+LAUNCH_SHAPE = "config.blockDim = dim3(THREADS);"
+LAUNCH_ARGUMENTS = "Run args = *run;"
 FAULTS = (
-    ("launch", FAST_LAUNCH, FAST_LAUNCH.replace("THREADS,", "2 * 1024,"),
-     ["--format=kv", "127", "253", "61"], 5, "cudaGetLastError() failed", "CHECK_LAUNCH"),
-    ("out-of-bounds", FAST_LAUNCH, FAST_LAUNCH.replace("run->c,", "run->c + ((size_t)1 << 40),"),
+    ("launch", LAUNCH_SHAPE, LAUNCH_SHAPE.replace("THREADS", "2 * 1024"),
+     ["--format=kv", "127", "253", "61"], 5, "cudaLaunchKernelExC", "CHECK_CUDA"),
+    ("out-of-bounds", LAUNCH_ARGUMENTS, LAUNCH_ARGUMENTS + " args.c += (size_t)1 << 40;",
      ["--format=kv", "127", "253", "61"], 5, "illegal memory access", "CHECK_"),
-    ("wrong-result", FAST_LAUNCH, FAST_LAUNCH.replace("run->alpha,", "run->alpha + run->alpha,"),
+    ("wrong-result", LAUNCH_ARGUMENTS, LAUNCH_ARGUMENTS + " args.alpha += args.alpha;",
      ["--format=kv", "127", "253", "61"], 1, None, None),
 )
 FAULT_TYPE, FAULT_MNK = "F16_IN_F32_OUT", "16x16x16"
