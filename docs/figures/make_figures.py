@@ -9,9 +9,11 @@ Figures (file: what it shows):
     tiling.svg     grid -> block tile (BLOCK_M x BLOCK_N, K in BLOCK_K slabs) -> warp tile -> fragment
     padding.svg    a 1000 x 777 x 300 problem padded to whole block tiles (1024 x 896 x 320)
     transpose.svg  A stored K x M row-major is A read as a column-major fragment, ldm = M
-    pipeline.svg   the cp.async pipeline with STAGES = 4 over time: slab k is computed while
+    pipeline.svg   the copy pipeline with STAGES = 4 over time: slab k is computed while
                    the copies of slabs k+1 and k+2 are in flight, with full/empty barriers
                    per stage instead of __syncthreads
+    cluster.svg    a cluster of two blocks on sm_90: each copies half of A's slab to both
+                   (multicast) and its own slab of B, rows padded by the copy engine
 
 The page embeds them as images, so they cannot inherit the page's colours:
 each SVG has a transparent background, mid-tone translucent fills that read
@@ -440,7 +442,7 @@ def pipeline():
         return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
     svg = Svg(width, bottom + 190,
-              "The cp.async copy pipeline with %d stages" % stages,
+              "The copy pipeline with %d stages" % stages,
               "Time runs left to right in steps of the k loop. Each row is one of the %d "
               "shared-memory stages; slab j lives in stage j mod %d. Before the loop, the copies "
               "of slabs %s are issued. In step k a thread first waits on the empty barrier of "
@@ -508,7 +510,7 @@ def pipeline():
     ly = note_y + 70
     svg.rect(left, ly, 30, 18, rx=4, fill="url(#hatch)", stroke=ORANGE, stroke_width=1.6)
     svg.rect(left, ly, 30, 18, rx=4, fill=ORANGE, fill_opacity=0.16)
-    svg.text(left + 40, ly + 14, "cp.async copy, global → shared memory, in flight", class_="small")
+    svg.text(left + 40, ly + 14, "copy, global → shared memory, in flight", class_="small")
     svg.rect(left + 420, ly, 30, 18, rx=4, fill=BLUE, fill_opacity=0.55, stroke=BLUE, stroke_width=1.6)
     svg.text(left + 460, ly + 14, "the warps' mma_sync calls on the slab", class_="small")
     ly += 30
@@ -517,12 +519,92 @@ def pipeline():
     svg.text(left + 40, ly + 14, "buffer may still be read by the slowest warp", class_="small")
     return svg
 
+# ---------------------------------------------------------------------------
+# (v) a cluster of two blocks sharing A's slab (sm_90)
+
+CLUSTER = 2
+
+
+def cluster():
+    half = BLOCK_M // CLUSTER
+    a_kb = BLOCK_M * BLOCK_K * 2 // 1024          # fp16 bytes of one slab of A, in KiB
+    b_kb = BLOCK_N * BLOCK_K * 2 // 1024
+    svg = Svg(980, 505,
+              "A cluster of two blocks sharing the slabs of A",
+              "On sm_90 two blocks that compute neighbouring tiles of one row of C form a cluster. "
+              "For each slab, block 0 copies rows 0 to %d of A's %d x %d slab and block 1 rows %d to %d, "
+              "each with one copy-engine instruction that lands in the shared memory of both blocks "
+              "(multicast); each block copies its own %d x %d slab of B. Every row arrives followed by "
+              "its padding, which the copy engine fills with zeros. Per block and slab %d KiB of A and "
+              "%d KiB of B leave L2 instead of %d and %d."
+              % (half - 1, BLOCK_M, BLOCK_K, half, BLOCK_M - 1, BLOCK_K, BLOCK_N, a_kb // CLUSTER, b_kb,
+                 a_kb, b_kb))
+    top, a_h, a_w, pad = 86, 240, 90, 14
+    mid = 490
+    # global memory in the middle
+    svg.text(mid, 34, "global memory, through L2", class_="bold", text_anchor="middle")
+    ax = mid - a_w / 2
+    svg.text(mid, top - 10, "slab k of A (%d × %d)" % (BLOCK_M, BLOCK_K), class_="small", text_anchor="middle")
+    box(svg, ax, top, a_w, a_h / 2, ORANGE, 0.30)
+    box(svg, ax, top + a_h / 2, a_w, a_h / 2, ORANGE, 0.60)
+    svg.text(mid, top + a_h / 4, ["rows", "0–%d:" % (half - 1), "block 0"], class_="tiny", text_anchor="middle")
+    svg.text(mid, top + 3 * a_h / 4, ["rows", "%d–%d:" % (half, BLOCK_M - 1), "block 1"], class_="tiny",
+             text_anchor="middle")
+    b_top, b_w, b_h = top + a_h + 50, 104, 44
+    for rank, bx in enumerate((mid - b_w - 8, mid + 8)):
+        box(svg, bx, b_top, b_w, b_h, GREEN, 0.30)
+        svg.text(bx + b_w / 2, b_top + 27, "B, block %d" % rank, class_="tiny", text_anchor="middle")
+    svg.text(mid, b_top + b_h + 20, "slab k of B (%d × %d) per block" % (BLOCK_K, BLOCK_N), class_="small",
+             text_anchor="middle")
+    # the two blocks, mirrored
+    block_w, block_top, block_h = 300, 52, 385
+    buf_a_h, buf_top = 200, top + 10
+    for rank in range(CLUSTER):
+        bx = 30 if rank == 0 else 980 - 30 - block_w
+        svg.rect(bx, block_top, block_w, block_h, rx=10, fill=BLUE, fill_opacity=0.05, stroke=BLUE,
+                 stroke_width=1.6)
+        svg.text(bx + block_w / 2, block_top + 22, "block %d (cluster rank %d), its own SM" % (rank, rank),
+                 class_="small bold", text_anchor="middle")
+        # A buffer with its padding strip, on the side facing the middle
+        ax0 = bx + block_w - 40 - a_w - pad if rank == 0 else bx + 40
+        box(svg, ax0, buf_top, a_w, buf_a_h / 2, ORANGE, 0.30)
+        box(svg, ax0, buf_top + buf_a_h / 2, a_w, buf_a_h / 2, ORANGE, 0.60)
+        svg.rect(ax0 + a_w, buf_top, pad, buf_a_h, fill="url(#hatch)", stroke=GREY, stroke_width=1)
+        label_x = ax0 - 12 if rank == 0 else ax0 + a_w + pad + 12
+        anchor = "end" if rank == 0 else "start"
+        svg.text(label_x, buf_top + 20, ["A, %d rows" % BLOCK_M, "of %d + 8" % BLOCK_K, "halves"],
+                 class_="tiny muted", text_anchor=anchor)
+        svg.text(label_x, buf_top + buf_a_h - 30, ["hatched:", "padding,", "zeros"], class_="tiny muted",
+                 text_anchor=anchor)
+        # B buffer
+        bb_w = 150
+        bbx = bx + block_w - 40 - bb_w - pad if rank == 0 else bx + 40
+        box(svg, bbx, b_top, bb_w, b_h, GREEN, 0.30)
+        svg.rect(bbx + bb_w, b_top, pad, b_h, fill="url(#hatch)", stroke=GREY, stroke_width=1)
+        svg.text(bbx + bb_w / 2, b_top + 27, "B, own slab", class_="tiny", text_anchor="middle")
+        svg.text(bx + block_w / 2, buf_top + buf_a_h + 26, "shared memory, one stage", class_="tiny muted",
+                 text_anchor="middle")
+        # arrows: both halves of A into this block, and this block's B
+        if rank == 0:
+            edge_a, edge_b, src_a, src_b = ax0 + a_w + pad + 4, bbx + bb_w + pad + 4, ax - 4, mid - b_w - 12
+        else:
+            edge_a, edge_b, src_a, src_b = ax0 - 4, bbx - 4, ax + a_w + 4, mid + b_w + 12
+        svg.arrow(src_a, top + a_h / 4, edge_a, buf_top + buf_a_h / 4, width=1.8)
+        svg.arrow(src_a, top + 3 * a_h / 4, edge_a, buf_top + 3 * buf_a_h / 4, width=1.8)
+        svg.arrow(src_b, b_top + b_h / 2, edge_b, b_top + b_h / 2, width=1.8)
+    svg.text(490, 470, "each half of A leaves L2 once and lands in both blocks (multicast); each block copies "
+             "its own B", class_="small", text_anchor="middle")
+    svg.text(490, 492, "per block and slab: %d KiB of A and %d KiB of B from L2, instead of %d and %d"
+             % (a_kb // CLUSTER, b_kb, a_kb, b_kb), class_="small muted", text_anchor="middle")
+    return svg
+
 
 FIGURES = {
     "tiling.svg": tiling,
     "padding.svg": padding,
     "transpose.svg": transpose,
     "pipeline.svg": pipeline,
+    "cluster.svg": cluster,
 }
 
 
