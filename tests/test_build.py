@@ -385,9 +385,20 @@ for _name, _, _texts in INVALID:
 
 # --- (c) the Makefile's overrides ----------------------------------------------
 
+def d_gemm_ptx(ptx):
+    """The body of d_gemm in a PTX file, up to the next kernel: inline PTX puts "}"
+    lines of its own inside the body."""
+    entry = re.search(r"\.entry _Z6d_gemmP.*?(?=^\.visible \.entry |^\.entry |\Z)", ptx,
+                      re.DOTALL | re.MULTILINE)
+    return entry.group(0) if entry else None
+
+
 class FastKernelLoadsFromSharedMemory(unittest.TestCase):
     """In d_gemm every wmma.load names the .shared state space (gemm.md, "Loading
-    fragments from shared memory"): a generic load costs bf16 half its speed."""
+    fragments from shared memory"): a generic load costs bf16 half its speed.
+    On sm_90 the slabs come from the copy engine, two bulk tensor copies per slab,
+    A multicast to the cluster for every type pair but f64 (gemm.md, "The copy
+    engine and thread block clusters"); on sm_80 from cp.async."""
 
     results = {}
 
@@ -420,17 +431,44 @@ class FastKernelLoadsFromSharedMemory(unittest.TestCase):
             if code != 0:
                 problems.append("%s: nvcc -ptx failed: %s" % (name, tail(output, 3)))
                 continue
-            # up to the next kernel: inline PTX puts "}" lines of its own inside the body
-            entry = re.search(r"\.entry _Z6d_gemmP.*?(?=^\.visible \.entry |^\.entry |\Z)", ptx,
-                              re.DOTALL | re.MULTILINE)
-            if not entry:
+            body = d_gemm_ptx(ptx)
+            if body is None:
                 problems.append("%s: no d_gemm entry in the PTX" % name)
                 continue
-            loads = re.findall(r"wmma\.load\.[ab]\.[^\s]*", entry.group(0))
+            loads = re.findall(r"wmma\.load\.[ab]\.[^\s]*", body)
             generic = [load for load in loads if ".shared." not in load]
             if not loads or generic:
                 problems.append("%s: %d wmma.load, generic: %s" % (name, len(loads), sorted(set(generic))))
         self.assertEqual(problems, [], "\n".join(problems))
+
+    def test_slabs_by_the_copy_engine_on_sm_90(self):
+        problems = []
+        for name, _ in VALID:
+            code, _, ptx = self.results[name]
+            body = d_gemm_ptx(ptx) if code == 0 else None
+            if body is None:
+                problems.append("%s: no d_gemm in the PTX" % name)
+                continue
+            copies = re.findall(r"cp\.async\.bulk\.tensor\.3d\.[^\s]*", body)
+            multicast = [copy for copy in copies if ".multicast::cluster" in copy]
+            per_thread = re.findall(r"cp\.async\.c[ag]\.", body)
+            want_multicast = 0 if name.startswith("F64_IN_OUT") else 1
+            if len(copies) != 2 or len(multicast) != want_multicast or per_thread:
+                problems.append("%s: %d bulk tensor copies (%d multicast, want 2 and %d), %d cp.async"
+                                % (name, len(copies), len(multicast), want_multicast, len(per_thread)))
+        self.assertEqual(problems, [], "\n".join(problems))
+
+    def test_slabs_by_cp_async_on_sm_80(self):
+        path = os.path.join(self.tmp.name, "sm80.ptx")
+        code, out, err = run([NVCC, "-ptx", "-arch=sm_80"] + makefile_nvcc_flags() + [str(GEMM_CU), "-o", path],
+                             timeout=COMPILE_TIMEOUT_S)
+        self.assertEqual(code, 0, tail(out + err, 5))
+        body = d_gemm_ptx(open(path).read())
+        self.assertIsNotNone(body, "no d_gemm in the sm_80 PTX")
+        self.assertIn("cp.async.cg.shared.global", body)
+        self.assertIn("cp.async.mbarrier.arrive.noinc", body)
+        for absent in ("cp.async.bulk", "barrier.cluster", "mapa"):
+            self.assertNotIn(absent, body, "sm_80 has no " + absent)
 
 
 class MakeOverrides(unittest.TestCase):
