@@ -448,22 +448,24 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
         *dst = scale_accumulator(alpha, staging_c[warp][(e / FRAG_N) * STAGED_C_LD + e % FRAG_N], beta, old);
     }
 }
-#line 914 "gemm.md"
+#line 927 "gemm.md"
 #if defined(F64_IN_OUT)
 #define BLOCK_M 128
 #define BLOCK_N 64
 #define BLOCK_K 16
 #define WARPS_M 4
 #define WARPS_N 2
-#define STAGES 4
+#define STAGES_CP_ASYNC 4
+#define STAGES_TMA 4
 #define CLUSTER 1
 #elif defined(TF32_IN_F32_OUT)
 #define BLOCK_M 128
 #define BLOCK_N 256
-#define BLOCK_K 16
+#define BLOCK_K 32
 #define WARPS_M 2
 #define WARPS_N 4
-#define STAGES 4
+#define STAGES_CP_ASYNC 3
+#define STAGES_TMA 3
 #define CLUSTER 2
 #elif IS_INTEGER
 #define BLOCK_M 256
@@ -471,7 +473,8 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
 #define BLOCK_K 64
 #define WARPS_M 4
 #define WARPS_N 2
-#define STAGES 4
+#define STAGES_CP_ASYNC 4
+#define STAGES_TMA 4
 #define CLUSTER 2
 #elif defined(F16_IN_OUT)
 #define BLOCK_M 256
@@ -479,7 +482,8 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
 #define BLOCK_K 32
 #define WARPS_M 2
 #define WARPS_N 4
-#define STAGES 4
+#define STAGES_CP_ASYNC 4
+#define STAGES_TMA 4
 #define CLUSTER 2
 #else
 #define BLOCK_M 256
@@ -487,7 +491,8 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
 #define BLOCK_K 64
 #define WARPS_M 4
 #define WARPS_N 2
-#define STAGES 3
+#define STAGES_CP_ASYNC 3
+#define STAGES_TMA 4
 #define CLUSTER 2
 #endif
 
@@ -496,7 +501,7 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
 #define WARP_TILE_N (BLOCK_N / WARPS_N)
 #define FRAGS_M (WARP_TILE_M / FRAG_M)
 #define FRAGS_N (WARP_TILE_N / FRAG_N)
-#line 1002 "gemm.md"
+#line 1020 "gemm.md"
 #if IS_INTEGER
 #define TILE_TRANSPOSE_A 0   /* A as M x K */
 #define TILE_TRANSPOSE_B 1   /* B as N x K */
@@ -532,7 +537,7 @@ typedef wmma::fragment<wmma::matrix_b, FRAG_M, FRAG_N, FRAG_K, frag_t, wmma::row
 #define TILE_B_INDEX(kk, j, ld) ((size_t)(kk) * (ld) + (j))
 #define TILE_FRAG_ROW_B FRAG_N
 #endif
-#line 1046 "gemm.md"
+#line 1064 "gemm.md"
 #if IS_INTEGER
 #define TRANSPOSE_TILE 64
 static_assert(BLOCK_M % TRANSPOSE_TILE == 0 && BLOCK_N % TRANSPOSE_TILE == 0 && BLOCK_K % TRANSPOSE_TILE == 0,
@@ -558,7 +563,7 @@ __global__ void d_transpose(const input_t *__restrict__ in, input_t *__restrict_
     }
 }
 #endif
-#line 1076 "gemm.md"
+#line 1094 "gemm.md"
 #if PREROUND
 __global__ void d_round_tf32(const float *__restrict__ in, float *__restrict__ out, size_t count)
 {
@@ -567,7 +572,7 @@ __global__ void d_round_tf32(const float *__restrict__ in, float *__restrict__ o
         out[i] = wmma::__float_to_tf32(in[i]);
 }
 #endif
-#line 1120 "gemm.md"
+#line 1138 "gemm.md"
 #define TILE_OFFSET(row, col, tile_rows, panel, ld) \
     (((col) / (panel)) * (tile_rows) * (ld) + (row) * (ld) + (col) % (panel))
 
@@ -607,7 +612,7 @@ __global__ void d_round_tf32(const float *__restrict__ in, float *__restrict__ o
 #else
 #define B_SMEM_OFFSET(kk, j) TILE_OFFSET((kk), (j), B_TILE_ROWS, B_PANEL, B_LD)
 #endif
-#line 1184 "gemm.md"
+#line 1202 "gemm.md"
 /* The 32-bit shared-memory address that PTX instructions naming .shared take. */
 __device__ static inline unsigned shared_address(const void *pointer)
 {
@@ -631,7 +636,7 @@ __device__ static inline void copy_async(void *shared_destination, const void *g
         *(uint2 *)shared_destination = *(const uint2 *)global_source;
 #endif
 }
-#line 1228 "gemm.md"
+#line 1246 "gemm.md"
 #define CHUNK_ELEMS(panel) ((panel) * sizeof(input_t) >= 16 ? 16 / sizeof(input_t) : (panel))
 #define CHUNKS_PER_ROW(cols, panel) ((cols) / CHUNK_ELEMS(panel))
 #define COPY_ROW(cols, panel) (threadIdx.x / (8 * CHUNKS_PER_ROW(cols, panel)) * 8 + threadIdx.x % 8)
@@ -673,7 +678,7 @@ __device__ static inline void load_stage(input_t *a_tile, input_t *b_tile, const
     copy_tile_async<B_TILE_ROWS, B_TILE_COLS, B_PANEL, B_LD>(
         b_tile + b_plan->offset, b_plan->source + TILE_B_INDEX(k_tile * BLOCK_K, 0, b_plan->ld), b_plan->ld);
 }
-#line 1351 "gemm.md"
+#line 1369 "gemm.md"
 #define A_PANELS (A_TILE_COLS / A_PANEL)
 #define B_PANELS (B_TILE_COLS / B_PANEL)
 /* A block's share of A: whole panels when the slab has several, else a band of rows. */
@@ -723,7 +728,7 @@ __device__ static inline void load_stage_tensor(input_t *a_tile, input_t *b_tile
     copy_tensor(a_tile, a_map, a_row, a_panel, full, CLUSTER > 1 ? (1 << CLUSTER) - 1 : 0);
     copy_tensor(b_tile, b_map, b_row, b_panel, full, 0);
 }
-#line 1449 "gemm.md"
+#line 1467 "gemm.md"
 /* The type pairs whose load_matrix_sync from shared memory compiles to generic loads */
 #if defined(BF16_IN_F32_OUT) || defined(TF32_IN_F32_OUT) || defined(F64_IN_OUT)
 #define LOAD_BY_PTX 1
@@ -804,7 +809,7 @@ __device__ static inline void load_shared_b(tile_fragment_b &fragment, const inp
     wmma::load_matrix_sync(fragment, pointer, ldm);
 #endif
 }
-#line 1541 "gemm.md"
+#line 1559 "gemm.md"
 __device__ static inline void multiply_stage(fragment_c (&acc)[FRAGS_M][FRAGS_N], const input_t *a_tile,
                                              const input_t *b_tile, int warp_row, int warp_col)
 {
@@ -827,7 +832,7 @@ __device__ static inline void multiply_stage(fragment_c (&acc)[FRAGS_M][FRAGS_N]
                 wmma::mma_sync(acc[i][j], a_frag[i], b_frag[j], acc[i][j]);
     }
 }
-#line 1579 "gemm.md"
+#line 1597 "gemm.md"
 #define STAGING_LD (FRAG_N + 16 / sizeof(accum_t))
 #define STAGING_WARP_ELEMS (FRAGS_N * FRAG_M * STAGING_LD)
 #define C_VECTOR (16 / sizeof(accum_t))   /* accumulator elements per 16 bytes */
@@ -862,7 +867,7 @@ __device__ static inline void store_tile(fragment_c (&acc)[FRAGS_M][FRAGS_N], ac
         __syncwarp();   /* the staging area is rewritten for the next row of fragments */
     }
 }
-#line 1630 "gemm.md"
+#line 1648 "gemm.md"
 #define GROUP_ROWS 8
 
 __device__ static inline void block_position(int *block_row, int *block_col, int blocks_m, int blocks_n)
@@ -874,13 +879,15 @@ __device__ static inline void block_position(int *block_row, int *block_col, int
     *block_row = first_row + in_group % rows_in_group;
     *block_col = in_group / rows_in_group * CLUSTER + blockIdx.x % CLUSTER;
 }
-#line 1729 "gemm.md"
-#define PREFETCH (STAGES - 2)   /* slabs in flight while the warps compute on one */
+#line 1751 "gemm.md"
 #if __CUDA_ARCH__ >= 900
 #define USE_TMA 1   /* slabs by the copy engine, A shared by the cluster */
+#define STAGES STAGES_TMA
 #else
 #define USE_TMA 0   /* slabs by cp.async, each block on its own */
+#define STAGES STAGES_CP_ASYNC
 #endif
+#define PREFETCH (STAGES - 2)   /* slabs in flight while the warps compute on one */
 #define CLUSTER_ON_DEVICE (USE_TMA ? CLUSTER : 1)
 
 __device__ static inline void barrier_init(unsigned long long *barrier, unsigned count)
@@ -966,10 +973,12 @@ __device__ static inline void barrier_wait(unsigned long long *barrier, int use)
     __syncthreads();
 #endif
 }
-#line 1840 "gemm.md"
-#define PIPELINE_BYTES (STAGES * (A_STAGE_ELEMS + B_STAGE_ELEMS) * sizeof(input_t))
+#line 1864 "gemm.md"
+#define PIPELINE_BYTES(stages) ((stages) * (A_STAGE_ELEMS + B_STAGE_ELEMS) * sizeof(input_t))
 #define STAGING_BYTES (WARPS_M * WARPS_N * STAGING_WARP_ELEMS * sizeof(accum_t))
-#define SHARED_BYTES (PIPELINE_BYTES > STAGING_BYTES ? PIPELINE_BYTES : STAGING_BYTES)
+#define SHARED_BYTES(stages) (PIPELINE_BYTES(stages) > STAGING_BYTES ? PIPELINE_BYTES(stages) : STAGING_BYTES)
+static_assert(SHARED_BYTES(STAGES_CP_ASYNC) <= 163 * 1024, "the cp.async path fits an A100: 163 KiB per block");
+static_assert(SHARED_BYTES(STAGES_TMA) <= 227 * 1024, "the copy-engine path fits an H100: 227 KiB per block");
 
 __global__ void __launch_bounds__(THREADS, 1)
 d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__restrict__ c,
@@ -1044,7 +1053,7 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
                block_row * BLOCK_M + warp_row, block_col * BLOCK_N + warp_col, alpha, beta);
     cluster_sync();   /* the other blocks may still arrive on our barriers: stay until they are done */
 }
-#line 1940 "gemm.md"
+#line 1969 "gemm.md"
 #define PEAK_CHAINS 8
 #define PEAK_WARPS 8
 #define PEAK_LD 64   /* elements per row of the peak operands: a multiple of 16 bytes for every type */
@@ -1073,7 +1082,7 @@ d_peak(const input_t *a, const input_t *b, accum_t *c, int iterations)
     int warp = blockIdx.x * PEAK_WARPS + threadIdx.x / 32;
     wmma::store_matrix_sync(c + (size_t)warp * FRAG_M * FRAG_N, acc[0], FRAG_N, wmma::mem_row_major);
 }
-#line 1989 "gemm.md"
+#line 2018 "gemm.md"
 #if IS_INTEGER
 #define INPUT_TO_EXACT(x) ((long long)(x))
 #define ACCUM_TO_EXACT(x) ((long long)(x))
@@ -1081,7 +1090,7 @@ d_peak(const input_t *a, const input_t *b, accum_t *c, int iterations)
 #define INPUT_TO_EXACT(x) INPUT_TO_DOUBLE(x)
 #define ACCUM_TO_EXACT(x) ACCUM_TO_DOUBLE(x)
 #endif
-#line 2025 "gemm.md"
+#line 2054 "gemm.md"
 #if defined(F64_IN_OUT)
 #define ROUNDING_STEPS(k) ((double)(k) + 2.0)
 #else
@@ -1099,7 +1108,7 @@ __host__ __device__ static inline double error_bound(double abs_products, double
            UNIT_ROUNDOFF_OUT * abs_result;
 #endif
 }
-#line 2052 "gemm.md"
+#line 2081 "gemm.md"
 __host__ __device__ static inline void reference_element(const input_t *a, const input_t *b, const accum_t *c_in,
                                                          Shape shape, exact_t alpha, exact_t beta, int i, int j,
                                                          exact_t *result, double *bound)
@@ -1137,7 +1146,7 @@ __global__ void d_gemm_reference(const input_t *a, const input_t *b, const accum
         reference_element(a, b, c_in, shape, alpha, beta, i, j,
                           &result[(size_t)i * shape.n + j], &bound[(size_t)i * shape.n + j]);
 }
-#line 2098 "gemm.md"
+#line 2127 "gemm.md"
 typedef struct {
     long long failures;
     double worst_error, worst_bound, worst_ratio;
@@ -1167,7 +1176,7 @@ static Verdict compare_results(const accum_t *c_out, const exact_t *expected, co
     }
     return verdict;
 }
-#line 2163 "gemm.md"
+#line 2192 "gemm.md"
 enum { KERNEL_FAST, KERNEL_NAIVE };
 enum { VERIFY_AUTO, VERIFY_CPU, VERIFY_GPU, VERIFY_OFF };
 enum { FORMAT_TEXT, FORMAT_KV, FORMAT_CSV };
@@ -1185,7 +1194,7 @@ typedef struct {
     int cublas, print, peak, self_test, help;
     const char *dump_prefix;
 } Options;
-#line 2189 "gemm.md"
+#line 2218 "gemm.md"
 static int parse_integer(const char *text, long long low, long long high, long long *value)
 {
     char *end;
@@ -1329,7 +1338,7 @@ static void print_usage(FILE *out)
             "             4 out of memory, 5 CUDA or cuBLAS error, 6 file error\n",
             TYPE_NAME, SHAPE_NAME, TRANSPOSE_A, TRANSPOSE_B, MAX_PRINT_DIMENSION);
 }
-#line 2351 "gemm.md"
+#line 2380 "gemm.md"
 static uint64_t next_random(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
@@ -1373,10 +1382,12 @@ static void fill_accum(accum_t *x, size_t count, uint64_t seed, uint64_t stream)
 #endif
     }
 }
-#line 2404 "gemm.md"
+#line 2443 "gemm.md"
 typedef struct {
     cudaDeviceProp properties;
-    int cc;   /* compute capability times ten */
+    int cc;             /* compute capability times ten */
+    int copy_engine;    /* d_gemm was compiled for sm_90 or later: copy engine, clusters, STAGES_TMA */
+    int shared_bytes;   /* d_gemm's dynamic shared memory on this path */
 } Gpu;
 
 static int compute_capability_ok(int major, int minor)
@@ -1396,13 +1407,17 @@ static void select_gpu(Gpu *gpu)
     if (!compute_capability_ok(gpu->properties.major, gpu->properties.minor))
         die(EXIT_NO_GPU, "%s needs compute capability %d.%d or newer; %s has %d.%d", TYPE_NAME,
             MIN_CC / 10, MIN_CC % 10, gpu->properties.name, gpu->properties.major, gpu->properties.minor);
-    if (SHARED_BYTES > gpu->properties.sharedMemPerBlockOptin)
-        die(EXIT_NO_GPU, "d_gemm needs %d bytes of shared memory per block; %s allows %d",
-            (int)SHARED_BYTES, gpu->properties.name, (int)gpu->properties.sharedMemPerBlockOptin);
     CHECK_CUDA(cudaSetDevice(0));
-    CHECK_CUDA(cudaFuncSetAttribute(d_gemm, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)SHARED_BYTES));
+    cudaFuncAttributes kernel;
+    CHECK_CUDA(cudaFuncGetAttributes(&kernel, d_gemm));
+    gpu->copy_engine = kernel.ptxVersion >= 90;
+    gpu->shared_bytes = (int)SHARED_BYTES(gpu->copy_engine ? STAGES_TMA : STAGES_CP_ASYNC);
+    if (gpu->shared_bytes > (int)gpu->properties.sharedMemPerBlockOptin)
+        die(EXIT_NO_GPU, "d_gemm needs %d bytes of shared memory per block; %s allows %d",
+            gpu->shared_bytes, gpu->properties.name, (int)gpu->properties.sharedMemPerBlockOptin);
+    CHECK_CUDA(cudaFuncSetAttribute(d_gemm, cudaFuncAttributeMaxDynamicSharedMemorySize, gpu->shared_bytes));
 }
-#line 2443 "gemm.md"
+#line 2488 "gemm.md"
 static void *allocate(size_t bytes, const char *what)
 {
     void *memory = malloc(bytes > 0 ? bytes : 1);
@@ -1419,7 +1434,7 @@ static void check_device_memory(double bytes_needed)
         die(EXIT_NO_MEMORY, "this run needs %.2f GiB of device memory; %.2f GiB of %.2f GiB are free",
             bytes_needed / 0x1p30, free_bytes / 0x1p30, total_bytes / 0x1p30);
 }
-#line 2471 "gemm.md"
+#line 2516 "gemm.md"
 typedef struct {
     double median_ms, min_ms;
 } Timing;
@@ -1461,7 +1476,7 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
     free(times);
     return timing;
 }
-#line 2535 "gemm.md"
+#line 2580 "gemm.md"
 typedef struct {
     Shape shape;
     int kernel;
@@ -1469,7 +1484,8 @@ typedef struct {
     input_t *a, *b;
     accum_t *c;
     input_t *a_tiled, *b_tiled;   /* A and B as d_gemm reads them */
-    int cluster;                  /* blocks per cluster for d_gemm: CLUSTER on sm_90 and later, else 1 */
+    int cluster;                  /* blocks per cluster for d_gemm: CLUSTER on the copy-engine path, else 1 */
+    int shared_bytes;             /* d_gemm's dynamic shared memory */
     CUtensorMap a_map, b_map;     /* where the copy engine finds the slabs of a_tiled and b_tiled */
 } Run;
 
@@ -1555,7 +1571,7 @@ static void launch_gemm(const void *context)
         cudaLaunchConfig_t config;
         config.gridDim = dim3(blocks);
         config.blockDim = dim3(THREADS);
-        config.dynamicSmemBytes = SHARED_BYTES;
+        config.dynamicSmemBytes = run->shared_bytes;
         config.stream = 0;
         config.attrs = &cluster;
         config.numAttrs = run->cluster > 1 ? 1 : 0;
@@ -1566,7 +1582,7 @@ static void launch_gemm(const void *context)
     }
     CHECK_LAUNCH();
 }
-#line 2655 "gemm.md"
+#line 2701 "gemm.md"
 #if defined(U8_IN_I32_OUT)
 #define HAS_CUBLAS 0
 #else
@@ -1626,7 +1642,7 @@ static void launch_cublas(const void *context)
     (void)context;
 #endif
 }
-#line 2728 "gemm.md"
+#line 2774 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -1674,7 +1690,7 @@ static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, 
     write_npy(prefix, "B", NPY_INPUT, b, shape->rows_b, shape->cols_b, sizeof(input_t));
 #endif
 }
-#line 2784 "gemm.md"
+#line 2830 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -1750,7 +1766,7 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 2870 "gemm.md"
+#line 2916 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -1771,7 +1787,7 @@ static double milliseconds_since(double start)
 {
     return (seconds_now() - start) * 1e3;
 }
-#line 2899 "gemm.md"
+#line 2945 "gemm.md"
 static Shape gemm_shape(int m, int n, int k)
 {
     return make_shape(m, n, k, BLOCK_M, BLOCK_N * CLUSTER, BLOCK_K);
@@ -1820,7 +1836,8 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     run.kernel = options->kernel;
     run.alpha = (scalar_t)options->alpha;
     run.beta = (scalar_t)options->beta;
-    run.cluster = gpu->cc >= 90 ? CLUSTER : 1;
+    run.cluster = gpu->copy_engine ? CLUSTER : 1;
+    run.shared_bytes = gpu->shared_bytes;
     CHECK_CUDA(cudaMalloc(&run.a, bytes_a_padded));
     CHECK_CUDA(cudaMalloc(&run.b, bytes_b_padded));
     CHECK_CUDA(cudaMalloc(&run.c, bytes_c_padded));
@@ -1830,14 +1847,14 @@ static int run_gemm(const Options *options, const Gpu *gpu)
         CHECK_CUDA(cudaMalloc(&run.a_tiled, bytes_a_padded));
     if (PREPARE_B)
         CHECK_CUDA(cudaMalloc(&run.b_tiled, bytes_b_padded));
-    if (gpu->cc >= 90)
+    if (gpu->copy_engine)
         make_tensor_maps(&run);
     start = seconds_now();
     CHECK_CUDA(cudaMemcpy(run.a, a_padded, bytes_a_padded, cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaMemcpy(run.b, b_padded, bytes_b_padded, cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaMemcpy(run.c, c_padded, bytes_c_padded, cudaMemcpyHostToDevice));
     double h2d_ms = milliseconds_since(start);
-#line 2971 "gemm.md"
+#line 3018 "gemm.md"
     exact_t *expected = NULL;
     double *bound = NULL, reference_ms = 0.0;
     if (verify != VERIFY_OFF) {
@@ -1864,7 +1881,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
         verdict = compare_results(c_out, expected, bound, shape.m, shape.n);
     if (options->dump_prefix)
         write_npy(options->dump_prefix, "C_out", NPY_ACCUM, c_out, shape.m, shape.n, sizeof(accum_t));
-#line 3004 "gemm.md"
+#line 3051 "gemm.md"
     Timing timing = time_runs(launch_gemm, &run, options->warmup, options->iterations);
     double operations = 2.0 * shape.m * shape.n * shape.k;
     Timing cublas_timing = {0.0, 0.0};
@@ -1885,7 +1902,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
         CHECK_CUBLAS(cublasDestroy(cublas.handle));
         CHECK_CUDA(cudaFree(cublas.run.c));
     }
-#line 3030 "gemm.md"
+#line 3077 "gemm.md"
     Report report = {{NULL}, {{0}}, 0};
     report_add(&report, "mode", "gemm");
     report_add(&report, "type", "%s", TYPE_NAME);
@@ -1926,7 +1943,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     report_add(&report, "d2h_ms", "%.3f", d2h_ms);
     report_add(&report, "extract_ms", "%.3f", extract_ms);
     report_add(&report, "reference_ms", "%.3f", reference_ms);
-#line 3077 "gemm.md"
+#line 3124 "gemm.md"
     if (options->print) {
         print_inputs("A", a, shape.rows_a, shape.cols_a);
         print_inputs("B", b, shape.rows_b, shape.cols_b);
@@ -1978,7 +1995,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     free(bound);
     return verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 3138 "gemm.md"
+#line 3185 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -2033,7 +2050,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     free(host);
     return 0;
 }
-#line 3202 "gemm.md"
+#line 3249 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
@@ -2253,7 +2270,7 @@ static int self_test(void)
     printf("self-test: %d failed\n", self_test_failures);
     return self_test_failures ? 1 : 0;
 }
-#line 3430 "gemm.md"
+#line 3477 "gemm.md"
 int main(int argc, char **argv)
 {
     Options options;

@@ -458,6 +458,18 @@ class FastKernelLoadsFromSharedMemory(unittest.TestCase):
                                 % (name, len(copies), len(multicast), want_multicast, len(per_thread)))
         self.assertEqual(problems, [], "\n".join(problems))
 
+    def test_stages_on_the_copy_engine_path(self):
+        """d_gemm's full[] barriers, 8 bytes per stage, show STAGES_TMA: four for every
+        type pair but tf32, which has three (gemm.md, "Tile sizes per type pair")."""
+        problems = []
+        for name, _ in VALID:
+            code, _, ptx = self.results[name]
+            found = re.search(r"\.shared \.align 8 \.b8 _ZZ6d_gemm\S*E4full\[(\d+)\]", ptx) if code == 0 else None
+            want = 3 if name.startswith("TF32_IN_F32_OUT") else 4
+            if not found or int(found.group(1)) != 8 * want:
+                problems.append("%s: full[] of %s bytes, want %d stages" % (name, found.group(1) if found else "?", want))
+        self.assertEqual(problems, [], "\n".join(problems))
+
     def test_slabs_by_cp_async_on_sm_80(self):
         path = os.path.join(self.tmp.name, "sm80.ptx")
         code, out, err = run([NVCC, "-ptx", "-arch=sm_80"] + makefile_nvcc_flags() + [str(GEMM_CU), "-o", path],
@@ -469,6 +481,10 @@ class FastKernelLoadsFromSharedMemory(unittest.TestCase):
         self.assertIn("cp.async.mbarrier.arrive.noinc", body)
         for absent in ("cp.async.bulk", "barrier.cluster", "mapa"):
             self.assertNotIn(absent, body, "sm_80 has no " + absent)
+        # The document's configuration is F16_IN_F32_OUT: three stages with cp.async (four with the copy engine).
+        found = re.search(r"\.shared \.align 8 \.b8 _ZZ6d_gemm\S*E4full\[(\d+)\]", open(path).read())
+        self.assertIsNotNone(found, "no full[] barriers in the sm_80 PTX")
+        self.assertEqual(int(found.group(1)), 8 * 3, "F16_IN_F32_OUT has STAGES_CP_ASYNC 3")
 
 
 class MakeOverrides(unittest.TestCase):
