@@ -10,8 +10,10 @@ What it does, in one call that must stay under ten minutes:
      GPU: sizes 1 1 1, 127 253 61, 1000 777 333, 1024 1024 1024 with both
      kernels and non-trivial alpha/beta, one run with the defaults, and
      4096^3 with --verify=gpu (fast kernel; naive only for the default
-     shape and transposition); exit status 0 pass, 1 verification failure,
-     anything else an error;
+     shape and transposition); for int8, 64 x 64 x 4194368 with an operand
+     transposed before the kernel (65,537 rows of 64 x 64 tiles: more than a
+     grid's second dimension holds); exit status 0 pass, 1 verification
+     failure, anything else an error;
   3. an independent check: runs with --dump and recomputes the result in
      NumPy (tests/npy_check.py);
   4. compute-sanitizer memcheck, racecheck, initcheck and synccheck at a small
@@ -66,6 +68,9 @@ KERNEL_ALIASES = {"fast": ("fast", "d_gemm"), "naive": ("naive", "d_gemm_naive")
 SIZES_FULL = ((1, 1, 1), (127, 253, 61), (1000, 777, 333), (1024, 1024, 1024))
 SIZES_QUICK = ((127, 253, 61), (1024, 1024, 1024))
 BIG = (4096, 4096, 4096)
+# int8 transposes an operand stored with K across rows (A transposed, or B as stored) before d_gemm: this K makes
+# 65,537 rows of 64 x 64 tiles, one more than a grid's y dimension allows (gemm.md, "Operands prepared before the kernel").
+LONG_K = (64, 64, 4194368)
 SANITIZER_SIZE = (67, 45, 29)
 NPY_SIZE = (127, 253, 61)
 OOM_SIZE = (400000, 400000, 64)   # C alone: 320 GB in half, 640 GB in float
@@ -520,6 +525,9 @@ class Tester:
                               "fast 1000x777x333 --verify=cpu", alpha=alpha, beta=beta)
         if not quick or main_config:
             self.gemm_run(config, "fast", BIG, scaled + ["--verify=gpu"], "fast 4096^3 --verify=gpu",
+                          timeout=TIMEOUT_BIG, alpha=alpha, beta=beta)
+        if not quick and config.type in INTEGER_TYPES and config.default_shape and config.ta == config.tb:
+            self.gemm_run(config, "fast", LONG_K, scaled + ["--verify=gpu"], "fast 64x64x4194368 --verify=gpu",
                           timeout=TIMEOUT_BIG, alpha=alpha, beta=beta)
         if main_config:
             self.gemm_run(config, "naive", BIG, scaled + ["--verify=gpu"], "naive 4096^3 --verify=gpu",
