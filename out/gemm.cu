@@ -537,35 +537,50 @@ typedef wmma::fragment<wmma::matrix_b, FRAG_M, FRAG_N, FRAG_K, frag_t, wmma::row
 #define TILE_B_INDEX(kk, j, ld) ((size_t)(kk) * (ld) + (j))
 #define TILE_FRAG_ROW_B FRAG_N
 #endif
-#line 1070 "gemm.md"
+#line 1091 "gemm.md"
 #if IS_INTEGER
-#define TRANSPOSE_TILE 64
-static_assert(BLOCK_M % TRANSPOSE_TILE == 0 && BLOCK_N % TRANSPOSE_TILE == 0 && BLOCK_K % TRANSPOSE_TILE == 0,
-              "padded int8 operands must be whole 64 x 64 tiles");
+#define TRANSPOSE_ROWS 64    /* K per tile */
+#define TRANSPOSE_COLS 128   /* M or N per tile */
+static_assert(BLOCK_K % TRANSPOSE_ROWS == 0 && BLOCK_M % TRANSPOSE_COLS == 0 && BLOCK_N % TRANSPOSE_COLS == 0,
+              "padded int8 operands must be whole transposition tiles");
 
-/* out (cols x rows) = in (rows x cols) transposed; rows and cols are multiples of TRANSPOSE_TILE. */
-__global__ void d_transpose(const input_t *__restrict__ in, input_t *__restrict__ out, int rows, int cols)
+/* out (cols x rows) = in (rows x cols) transposed; rows are K, a multiple of TRANSPOSE_ROWS, and cols
+   M or N, a multiple of TRANSPOSE_COLS. 256 threads per block. */
+__global__ void __launch_bounds__(256) d_transpose(const input_t *__restrict__ in, input_t *__restrict__ out,
+                                                   int rows, int cols)
 {
-    __shared__ input_t tile[TRANSPOSE_TILE][TRANSPOSE_TILE + 4];
-    const int words = TRANSPOSE_TILE / 4;   /* 4-byte words per tile row */
-    int tiles_across = cols / TRANSPOSE_TILE;
-    size_t row0 = (size_t)(blockIdx.x / tiles_across) * TRANSPOSE_TILE;
-    size_t col0 = (size_t)(blockIdx.x % tiles_across) * TRANSPOSE_TILE;
-    for (int i = threadIdx.x; i < TRANSPOSE_TILE * words; i += blockDim.x) {
-        int r = i / words, c = i % words * 4;
-        *(unsigned *)&tile[r][c] = *(const unsigned *)&in[(row0 + r) * cols + col0 + c];
+    const int words = TRANSPOSE_ROWS / 4;   /* 4-byte words per output row */
+    __shared__ unsigned tile[TRANSPOSE_COLS][words + 1];
+    int tiles_across = cols / TRANSPOSE_COLS;
+    size_t row0 = (size_t)(blockIdx.x / tiles_across) * TRANSPOSE_ROWS;
+    size_t col0 = (size_t)(blockIdx.x % tiles_across) * TRANSPOSE_COLS;
+    int lane = threadIdx.x % 32;
+
+    /* A warp's group: words w of input rows 4q .. 4q + 3, 8 values of w by 4 of q. */
+    const int groups_across = TRANSPOSE_COLS / 4 / 8;
+    for (int group = threadIdx.x / 32; group < words * groups_across / 4; group += blockDim.x / 32) {
+        int w = group % groups_across * 8 + lane % 8;
+        int q = group / groups_across * 4 + lane / 8;
+        const input_t *from = in + (row0 + 4 * q) * cols + col0 + 4 * w;
+        unsigned r0 = *(const unsigned *)from, r1 = *(const unsigned *)(from + cols);
+        unsigned r2 = *(const unsigned *)(from + 2 * cols), r3 = *(const unsigned *)(from + 3 * cols);
+        /* byte e of r_i is input (4q + i, 4w + e); output row 4w + e is byte e of r0, r1, r2, r3 */
+        unsigned low01 = __byte_perm(r0, r1, 0x5140), low23 = __byte_perm(r2, r3, 0x5140);    /* bytes 0, 1 */
+        unsigned high01 = __byte_perm(r0, r1, 0x7362), high23 = __byte_perm(r2, r3, 0x7362);  /* bytes 2, 3 */
+        tile[4 * w + 0][q] = __byte_perm(low01, low23, 0x5410);
+        tile[4 * w + 1][q] = __byte_perm(low01, low23, 0x7632);
+        tile[4 * w + 2][q] = __byte_perm(high01, high23, 0x5410);
+        tile[4 * w + 3][q] = __byte_perm(high01, high23, 0x7632);
     }
     __syncthreads();
-    for (int i = threadIdx.x; i < TRANSPOSE_TILE * words; i += blockDim.x) {
-        int r = i / words, c = i % words * 4;   /* row r of the output tile is column r of the input tile */
-        unsigned word = 0;
-        for (int e = 0; e < 4; e++)
-            word |= (unsigned)(unsigned char)tile[c + e][r] << (8 * e);
-        *(unsigned *)&out[(col0 + r) * rows + row0 + c] = word;
+    for (int i = threadIdx.x; i < TRANSPOSE_COLS * (words / 4); i += blockDim.x) {
+        int r = i / (words / 4), v = i % (words / 4) * 4;   /* words v .. v + 3 of output row r */
+        *(uint4 *)&out[(col0 + r) * rows + row0 + 4 * v] =
+            make_uint4(tile[r][v], tile[r][v + 1], tile[r][v + 2], tile[r][v + 3]);
     }
 }
 #endif
-#line 1102 "gemm.md"
+#line 1138 "gemm.md"
 #if PREROUND
 __global__ void d_round_tf32(const float *__restrict__ in, float *__restrict__ out, size_t count)
 {
@@ -574,7 +589,7 @@ __global__ void d_round_tf32(const float *__restrict__ in, float *__restrict__ o
         out[i] = wmma::__float_to_tf32(in[i]);
 }
 #endif
-#line 1146 "gemm.md"
+#line 1182 "gemm.md"
 #define TILE_OFFSET(row, col, tile_rows, panel, ld) \
     (((col) / (panel)) * (tile_rows) * (ld) + (row) * (ld) + (col) % (panel))
 
@@ -614,7 +629,7 @@ __global__ void d_round_tf32(const float *__restrict__ in, float *__restrict__ o
 #else
 #define B_SMEM_OFFSET(kk, j) TILE_OFFSET((kk), (j), B_TILE_ROWS, B_PANEL, B_LD)
 #endif
-#line 1210 "gemm.md"
+#line 1246 "gemm.md"
 /* The 32-bit shared-memory address that PTX instructions naming .shared take. */
 __device__ static inline unsigned shared_address(const void *pointer)
 {
@@ -638,7 +653,7 @@ __device__ static inline void copy_async(void *shared_destination, const void *g
         *(uint2 *)shared_destination = *(const uint2 *)global_source;
 #endif
 }
-#line 1254 "gemm.md"
+#line 1290 "gemm.md"
 #define CHUNK_ELEMS(panel) ((panel) * sizeof(input_t) >= 16 ? 16 / sizeof(input_t) : (panel))
 #define CHUNKS_PER_ROW(cols, panel) ((cols) / CHUNK_ELEMS(panel))
 #define COPY_ROW(cols, panel) (threadIdx.x / (8 * CHUNKS_PER_ROW(cols, panel)) * 8 + threadIdx.x % 8)
@@ -680,7 +695,7 @@ __device__ static inline void load_stage(input_t *a_tile, input_t *b_tile, const
     copy_tile_async<B_TILE_ROWS, B_TILE_COLS, B_PANEL, B_LD>(
         b_tile + b_plan->offset, b_plan->source + TILE_B_INDEX(k_tile * BLOCK_K, 0, b_plan->ld), b_plan->ld);
 }
-#line 1377 "gemm.md"
+#line 1413 "gemm.md"
 #define A_PANELS (A_TILE_COLS / A_PANEL)
 #define B_PANELS (B_TILE_COLS / B_PANEL)
 /* A block's share of A: whole panels when the slab has several, else a band of rows. */
@@ -730,7 +745,7 @@ __device__ static inline void load_stage_tensor(input_t *a_tile, input_t *b_tile
     copy_tensor(a_tile, a_map, a_row, a_panel, full, CLUSTER > 1 ? (1 << CLUSTER) - 1 : 0);
     copy_tensor(b_tile, b_map, b_row, b_panel, full, 0);
 }
-#line 1475 "gemm.md"
+#line 1511 "gemm.md"
 /* The type pairs whose load_matrix_sync from shared memory compiles to generic loads */
 #if defined(BF16_IN_F32_OUT) || defined(TF32_IN_F32_OUT) || defined(F64_IN_OUT)
 #define LOAD_BY_PTX 1
@@ -811,7 +826,7 @@ __device__ static inline void load_shared_b(tile_fragment_b &fragment, const inp
     wmma::load_matrix_sync(fragment, pointer, ldm);
 #endif
 }
-#line 1567 "gemm.md"
+#line 1603 "gemm.md"
 __device__ static inline void multiply_stage(fragment_c (&acc)[FRAGS_M][FRAGS_N], const input_t *a_tile,
                                              const input_t *b_tile, int warp_row, int warp_col)
 {
@@ -834,7 +849,7 @@ __device__ static inline void multiply_stage(fragment_c (&acc)[FRAGS_M][FRAGS_N]
                 wmma::mma_sync(acc[i][j], a_frag[i], b_frag[j], acc[i][j]);
     }
 }
-#line 1605 "gemm.md"
+#line 1641 "gemm.md"
 #define STAGING_LD (FRAG_N + 16 / sizeof(accum_t))
 #define STAGING_WARP_ELEMS (FRAGS_N * FRAG_M * STAGING_LD)
 #define C_VECTOR (16 / sizeof(accum_t))   /* accumulator elements per 16 bytes */
@@ -869,7 +884,7 @@ __device__ static inline void store_tile(fragment_c (&acc)[FRAGS_M][FRAGS_N], ac
         __syncwarp();   /* the staging area is rewritten for the next row of fragments */
     }
 }
-#line 1656 "gemm.md"
+#line 1692 "gemm.md"
 #define GROUP_ROWS 8
 
 __device__ static inline void block_position(int *block_row, int *block_col, int blocks_m, int blocks_n)
@@ -881,7 +896,7 @@ __device__ static inline void block_position(int *block_row, int *block_col, int
     *block_row = first_row + in_group % rows_in_group;
     *block_col = in_group / rows_in_group * CLUSTER + blockIdx.x % CLUSTER;
 }
-#line 1759 "gemm.md"
+#line 1795 "gemm.md"
 #if __CUDA_ARCH__ >= 900
 #define USE_TMA 1   /* slabs by the copy engine, A shared by the cluster */
 #define STAGES STAGES_TMA
@@ -975,7 +990,7 @@ __device__ static inline void barrier_wait(unsigned long long *barrier, int use)
     __syncthreads();
 #endif
 }
-#line 1872 "gemm.md"
+#line 1908 "gemm.md"
 #define PIPELINE_BYTES(stages) ((stages) * (A_STAGE_ELEMS + B_STAGE_ELEMS) * sizeof(input_t))
 #define STAGING_BYTES (WARPS_M * WARPS_N * STAGING_WARP_ELEMS * sizeof(accum_t))
 #define SHARED_BYTES(stages) (PIPELINE_BYTES(stages) > STAGING_BYTES ? PIPELINE_BYTES(stages) : STAGING_BYTES)
@@ -1055,7 +1070,7 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
                block_row * BLOCK_M + warp_row, block_col * BLOCK_N + warp_col, alpha, beta);
     cluster_sync();   /* the other blocks may still arrive on our barriers: stay until they are done */
 }
-#line 1977 "gemm.md"
+#line 2013 "gemm.md"
 #define PEAK_CHAINS 8
 #define PEAK_WARPS 8
 #define PEAK_LD 64   /* elements per row of the peak operands: a multiple of 16 bytes for every type */
@@ -1084,7 +1099,7 @@ d_peak(const input_t *a, const input_t *b, accum_t *c, int iterations)
     int warp = blockIdx.x * PEAK_WARPS + threadIdx.x / 32;
     wmma::store_matrix_sync(c + (size_t)warp * FRAG_M * FRAG_N, acc[0], FRAG_N, wmma::mem_row_major);
 }
-#line 2026 "gemm.md"
+#line 2062 "gemm.md"
 #if IS_INTEGER
 #define INPUT_TO_EXACT(x) ((long long)(x))
 #define ACCUM_TO_EXACT(x) ((long long)(x))
@@ -1092,7 +1107,7 @@ d_peak(const input_t *a, const input_t *b, accum_t *c, int iterations)
 #define INPUT_TO_EXACT(x) INPUT_TO_DOUBLE(x)
 #define ACCUM_TO_EXACT(x) ACCUM_TO_DOUBLE(x)
 #endif
-#line 2062 "gemm.md"
+#line 2098 "gemm.md"
 #if defined(F64_IN_OUT)
 #define ROUNDING_STEPS(k) ((double)(k) + 2.0)
 #else
@@ -1110,7 +1125,7 @@ __host__ __device__ static inline double error_bound(double abs_products, double
            UNIT_ROUNDOFF_OUT * abs_result;
 #endif
 }
-#line 2089 "gemm.md"
+#line 2125 "gemm.md"
 __host__ __device__ static inline void reference_element(const input_t *a, const input_t *b, const accum_t *c_in,
                                                          Shape shape, exact_t alpha, exact_t beta, int i, int j,
                                                          exact_t *result, double *bound)
@@ -1148,7 +1163,7 @@ __global__ void d_gemm_reference(const input_t *a, const input_t *b, const accum
         reference_element(a, b, c_in, shape, alpha, beta, i, j,
                           &result[(size_t)i * shape.n + j], &bound[(size_t)i * shape.n + j]);
 }
-#line 2135 "gemm.md"
+#line 2171 "gemm.md"
 typedef struct {
     long long failures;
     double worst_error, worst_bound, worst_ratio;
@@ -1178,7 +1193,7 @@ static Verdict compare_results(const accum_t *c_out, const exact_t *expected, co
     }
     return verdict;
 }
-#line 2200 "gemm.md"
+#line 2236 "gemm.md"
 enum { KERNEL_FAST, KERNEL_NAIVE };
 enum { VERIFY_AUTO, VERIFY_CPU, VERIFY_GPU, VERIFY_OFF };
 enum { FORMAT_TEXT, FORMAT_KV, FORMAT_CSV };
@@ -1196,7 +1211,7 @@ typedef struct {
     int cublas, print, peak, self_test, help;
     const char *dump_prefix;
 } Options;
-#line 2226 "gemm.md"
+#line 2262 "gemm.md"
 static int parse_integer(const char *text, long long low, long long high, long long *value)
 {
     char *end;
@@ -1340,7 +1355,7 @@ static void print_usage(FILE *out)
             "             4 out of memory, 5 CUDA or cuBLAS error, 6 file error\n",
             TYPE_NAME, SHAPE_NAME, TRANSPOSE_A, TRANSPOSE_B, MAX_PRINT_DIMENSION);
 }
-#line 2388 "gemm.md"
+#line 2424 "gemm.md"
 static uint64_t next_random(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
@@ -1384,7 +1399,7 @@ static void fill_accum(accum_t *x, size_t count, uint64_t seed, uint64_t stream)
 #endif
     }
 }
-#line 2451 "gemm.md"
+#line 2487 "gemm.md"
 typedef struct {
     cudaDeviceProp properties;
     int cc;             /* compute capability times ten */
@@ -1419,7 +1434,7 @@ static void select_gpu(Gpu *gpu)
             gpu->shared_bytes, gpu->properties.name, (int)gpu->properties.sharedMemPerBlockOptin);
     CHECK_CUDA(cudaFuncSetAttribute(d_gemm, cudaFuncAttributeMaxDynamicSharedMemorySize, gpu->shared_bytes));
 }
-#line 2496 "gemm.md"
+#line 2532 "gemm.md"
 static void *allocate(size_t bytes, const char *what)
 {
     void *memory = malloc(bytes > 0 ? bytes : 1);
@@ -1436,7 +1451,7 @@ static void check_device_memory(double bytes_needed)
         die(EXIT_NO_MEMORY, "this run needs %.2f GiB of device memory; %.2f GiB of %.2f GiB are free",
             bytes_needed / 0x1p30, free_bytes / 0x1p30, total_bytes / 0x1p30);
 }
-#line 2524 "gemm.md"
+#line 2560 "gemm.md"
 typedef struct {
     double median_ms, min_ms;
 } Timing;
@@ -1478,7 +1493,7 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
     free(times);
     return timing;
 }
-#line 2588 "gemm.md"
+#line 2624 "gemm.md"
 typedef struct {
     Shape shape;
     int kernel;
@@ -1532,7 +1547,7 @@ static void make_tensor_maps(Run *run)
 #if IS_INTEGER
 static void transpose_on_gpu(const input_t *in, input_t *out, int rows, int cols)
 {
-    unsigned tiles = (unsigned)((rows / TRANSPOSE_TILE) * (long long)(cols / TRANSPOSE_TILE));
+    unsigned tiles = (unsigned)((rows / TRANSPOSE_ROWS) * (long long)(cols / TRANSPOSE_COLS));
     d_transpose<<<tiles, 256>>>(in, out, rows, cols);
     CHECK_LAUNCH();
 }
@@ -1584,7 +1599,7 @@ static void launch_gemm(const void *context)
     }
     CHECK_LAUNCH();
 }
-#line 2709 "gemm.md"
+#line 2745 "gemm.md"
 #if defined(U8_IN_I32_OUT)
 #define HAS_CUBLAS 0
 #else
@@ -1644,7 +1659,7 @@ static void launch_cublas(const void *context)
     (void)context;
 #endif
 }
-#line 2782 "gemm.md"
+#line 2818 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -1692,7 +1707,7 @@ static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, 
     write_npy(prefix, "B", NPY_INPUT, b, shape->rows_b, shape->cols_b, sizeof(input_t));
 #endif
 }
-#line 2838 "gemm.md"
+#line 2874 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -1768,7 +1783,7 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 2924 "gemm.md"
+#line 2960 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -1789,7 +1804,7 @@ static double milliseconds_since(double start)
 {
     return (seconds_now() - start) * 1e3;
 }
-#line 2953 "gemm.md"
+#line 2989 "gemm.md"
 static Shape gemm_shape(int m, int n, int k)
 {
     return make_shape(m, n, k, BLOCK_M, BLOCK_N * CLUSTER, BLOCK_K);
@@ -1856,7 +1871,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     CHECK_CUDA(cudaMemcpy(run.b, b_padded, bytes_b_padded, cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaMemcpy(run.c, c_padded, bytes_c_padded, cudaMemcpyHostToDevice));
     double h2d_ms = milliseconds_since(start);
-#line 3026 "gemm.md"
+#line 3062 "gemm.md"
     exact_t *expected = NULL;
     double *bound = NULL, reference_ms = 0.0;
     if (verify != VERIFY_OFF) {
@@ -1883,7 +1898,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
         verdict = compare_results(c_out, expected, bound, shape.m, shape.n);
     if (options->dump_prefix)
         write_npy(options->dump_prefix, "C_out", NPY_ACCUM, c_out, shape.m, shape.n, sizeof(accum_t));
-#line 3059 "gemm.md"
+#line 3095 "gemm.md"
     Timing timing = time_runs(launch_gemm, &run, options->warmup, options->iterations);
     double operations = 2.0 * shape.m * shape.n * shape.k;
     Timing cublas_timing = {0.0, 0.0};
@@ -1904,7 +1919,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
         CHECK_CUBLAS(cublasDestroy(cublas.handle));
         CHECK_CUDA(cudaFree(cublas.run.c));
     }
-#line 3085 "gemm.md"
+#line 3121 "gemm.md"
     Report report = {{NULL}, {{0}}, 0};
     report_add(&report, "mode", "gemm");
     report_add(&report, "type", "%s", TYPE_NAME);
@@ -1945,7 +1960,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     report_add(&report, "d2h_ms", "%.3f", d2h_ms);
     report_add(&report, "extract_ms", "%.3f", extract_ms);
     report_add(&report, "reference_ms", "%.3f", reference_ms);
-#line 3132 "gemm.md"
+#line 3168 "gemm.md"
     if (options->print) {
         print_inputs("A", a, shape.rows_a, shape.cols_a);
         print_inputs("B", b, shape.rows_b, shape.cols_b);
@@ -1997,7 +2012,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     free(bound);
     return verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 3193 "gemm.md"
+#line 3229 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -2052,7 +2067,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     free(host);
     return 0;
 }
-#line 3257 "gemm.md"
+#line 3293 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
@@ -2272,7 +2287,7 @@ static int self_test(void)
     printf("self-test: %d failed\n", self_test_failures);
     return self_test_failures ? 1 : 0;
 }
-#line 3485 "gemm.md"
+#line 3521 "gemm.md"
 int main(int argc, char **argv)
 {
     Options options;
