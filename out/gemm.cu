@@ -1,5 +1,5 @@
 // out/gemm.cu: generated from gemm.md by tangle.py. Edit gemm.md, not this file.
-#line 152 "gemm.md"
+#line 155 "gemm.md"
 /* ---- Configuration: exactly one type pair and one shape ---- */
 #ifndef CONFIG_ON_COMMAND_LINE
 #define F16_IN_F32_OUT
@@ -12,7 +12,7 @@
 #ifndef TRANSPOSE_B
 #define TRANSPOSE_B 0   /* 1: B is stored N x K and used transposed */
 #endif
-#line 173 "gemm.md"
+#line 176 "gemm.md"
 #if defined(F16_IN_F32_OUT) + defined(F16_IN_OUT) + defined(U8_IN_I32_OUT) + \
     defined(I8_IN_I32_OUT) + defined(BF16_IN_F32_OUT) + defined(TF32_IN_F32_OUT) + \
     defined(F64_IN_OUT) == 0
@@ -58,7 +58,7 @@
 #if TRANSPOSE_B != 0 && TRANSPOSE_B != 1
 #error "TRANSPOSE_B must be 0 or 1"
 #endif
-#line 230 "gemm.md"
+#line 233 "gemm.md"
 #include <errno.h>
 #include <float.h>
 #include <getopt.h>
@@ -81,7 +81,7 @@
 #include <mma.h>
 
 namespace wmma = nvcuda::wmma;
-#line 269 "gemm.md"
+#line 272 "gemm.md"
 #define EXIT_VERIFY_FAILED 1
 #define EXIT_USAGE 2
 #define EXIT_NO_GPU 3
@@ -99,7 +99,7 @@ static void die(int status, const char *format, ...)
     va_end(args);
     exit(status);
 }
-#line 296 "gemm.md"
+#line 299 "gemm.md"
 static void cuda_failed(const char *call, cudaError_t status,
                         const char *file, int line)
 {
@@ -123,7 +123,7 @@ static void cuda_failed(const char *call, cudaError_t status,
             die(EXIT_CUDA_ERROR, "%s:%d: %s failed: %s", __FILE__, __LINE__, \
                 #call, cublasGetStatusString(check_status_));                \
     } while (0)
-#line 343 "gemm.md"
+#line 346 "gemm.md"
 #if defined(F16_IN_F32_OUT) || defined(F16_IN_OUT)
 typedef half input_t;
 typedef half frag_t;
@@ -192,7 +192,7 @@ typedef double exact_t;
 #define UNIT_ROUNDOFF_ACC 0x1p-24
 #define UNIT_ROUNDOFF_OUT 0x1p-24
 #endif
-#line 418 "gemm.md"
+#line 421 "gemm.md"
 #if defined(F16_IN_F32_OUT)
 #define TYPE_NAME "F16_IN_F32_OUT"
 #elif defined(F16_IN_OUT)
@@ -236,7 +236,7 @@ typedef double exact_t;
 #else
 #define NPY_ACCUM "<f4"
 #endif
-#line 467 "gemm.md"
+#line 470 "gemm.md"
 #if defined(MNK_16x16x16)
 #define FRAG_M 16
 #define FRAG_N 16
@@ -263,7 +263,7 @@ typedef double exact_t;
 #define FRAG_K 4
 #define SHAPE_NAME "8x8x4"
 #endif
-#line 506 "gemm.md"
+#line 509 "gemm.md"
 __host__ __device__ static inline float tf32_round(float value)
 {
     uint32_t bits;
@@ -275,7 +275,7 @@ __host__ __device__ static inline float tf32_round(float value)
     memcpy(&value, &bits, sizeof value);
     return value;
 }
-#line 544 "gemm.md"
+#line 547 "gemm.md"
 #if TRANSPOSE_A
 typedef wmma::col_major layout_a;   /* stored K x M, rows of length M */
 #else
@@ -286,7 +286,7 @@ typedef wmma::col_major layout_b;   /* stored N x K, rows of length K */
 #else
 typedef wmma::row_major layout_b;   /* stored K x N, rows of length N */
 #endif
-#line 583 "gemm.md"
+#line 586 "gemm.md"
 #define ROUND_UP(value, multiple) ((((value) + (multiple) - 1) / (multiple)) * (multiple))
 
 static void pad_matrix(void *padded, const void *source, size_t rows, size_t cols,
@@ -312,7 +312,7 @@ static void extract_matrix(void *destination, const void *padded, size_t rows,
                (const char *)padded + row * cols_padded * element_size,
                cols * element_size);
 }
-#line 617 "gemm.md"
+#line 620 "gemm.md"
 typedef struct {
     int m, n, k;                          /* the problem as asked */
     int m_padded, n_padded, k_padded;     /* rounded up to the block tile */
@@ -340,7 +340,7 @@ static Shape make_shape(int m, int n, int k, int multiple_m, int multiple_n,
     shape.cols_b_padded = TRANSPOSE_B ? shape.k_padded : shape.n_padded;
     return shape;
 }
-#line 652 "gemm.md"
+#line 655 "gemm.md"
 #if TRANSPOSE_A
 #define A_INDEX(i, kk, ld) ((size_t)(kk) * (ld) + (i))
 #else
@@ -351,16 +351,16 @@ static Shape make_shape(int m, int n, int k, int multiple_m, int multiple_n,
 #else
 #define B_INDEX(kk, j, ld) ((size_t)(kk) * (ld) + (j))
 #endif
-#line 675 "gemm.md"
+#line 678 "gemm.md"
 typedef wmma::fragment<wmma::matrix_a, FRAG_M, FRAG_N, FRAG_K, frag_t, layout_a> fragment_a;
 typedef wmma::fragment<wmma::matrix_b, FRAG_M, FRAG_N, FRAG_K, frag_t, layout_b> fragment_b;
 typedef wmma::fragment<wmma::accumulator, FRAG_M, FRAG_N, FRAG_K, accum_t> fragment_c;
-#line 688 "gemm.md"
+#line 691 "gemm.md"
 #define FRAG_ROW_A (TRANSPOSE_A ? FRAG_M : FRAG_K)
 #define FRAG_ROWS_A (TRANSPOSE_A ? FRAG_K : FRAG_M)
 #define FRAG_ROW_B (TRANSPOSE_B ? FRAG_K : FRAG_N)
 #define FRAG_ROWS_B (TRANSPOSE_B ? FRAG_N : FRAG_K)
-#line 705 "gemm.md"
+#line 708 "gemm.md"
 /* Smallest leading dimension (in elements) that holds `cols` and is a multiple of 32 bytes. */
 #define ALIGNED_LD(cols, type) ROUND_UP((cols), 32 / sizeof(type))
 
@@ -379,7 +379,7 @@ __device__ static inline void load_fragment(Fragment &fragment, const input_t *s
         __syncwarp();   /* every lane has its copy before the buffer is reused */
     }
 }
-#line 731 "gemm.md"
+#line 734 "gemm.md"
 template <typename Fragment>
 __device__ static inline void round_fragment(Fragment &fragment)
 {
@@ -390,7 +390,7 @@ __device__ static inline void round_fragment(Fragment &fragment)
     (void)fragment;
 #endif
 }
-#line 753 "gemm.md"
+#line 765 "gemm.md"
 #if defined(F16_IN_OUT)
 #define ACCUM_ZERO __float2half_rn(0.0f)
 #else
@@ -402,11 +402,13 @@ __device__ static inline accum_t scale_accumulator(scalar_t alpha, accum_t acc,
 {
 #if defined(F16_IN_OUT)
     return __float2half_rn(alpha * __half2float(acc) + beta * __half2float(old));
+#elif IS_INTEGER
+    return (accum_t)((unsigned)alpha * (unsigned)acc + (unsigned)beta * (unsigned)old);   /* modulo 2^32 */
 #else
     return alpha * acc + beta * old;
 #endif
 }
-#line 781 "gemm.md"
+#line 795 "gemm.md"
 #define NAIVE_WARPS 4
 #define STAGED_A_ELEMS (FRAG_ROWS_A * ALIGNED_LD(FRAG_ROW_A, input_t))
 #define STAGED_B_ELEMS (FRAG_ROWS_B * ALIGNED_LD(FRAG_ROW_B, input_t))
@@ -448,7 +450,7 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
         *dst = scale_accumulator(alpha, staging_c[warp][(e / FRAG_N) * STAGED_C_LD + e % FRAG_N], beta, old);
     }
 }
-#line 927 "gemm.md"
+#line 941 "gemm.md"
 #if defined(F64_IN_OUT)
 #define BLOCK_M 128
 #define BLOCK_N 64
@@ -501,7 +503,7 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
 #define WARP_TILE_N (BLOCK_N / WARPS_N)
 #define FRAGS_M (WARP_TILE_M / FRAG_M)
 #define FRAGS_N (WARP_TILE_N / FRAG_N)
-#line 1020 "gemm.md"
+#line 1034 "gemm.md"
 #if IS_INTEGER
 #define TILE_TRANSPOSE_A 0   /* A as M x K */
 #define TILE_TRANSPOSE_B 1   /* B as N x K */
@@ -537,7 +539,7 @@ typedef wmma::fragment<wmma::matrix_b, FRAG_M, FRAG_N, FRAG_K, frag_t, wmma::row
 #define TILE_B_INDEX(kk, j, ld) ((size_t)(kk) * (ld) + (j))
 #define TILE_FRAG_ROW_B FRAG_N
 #endif
-#line 1091 "gemm.md"
+#line 1105 "gemm.md"
 #if IS_INTEGER
 #define TRANSPOSE_ROWS 64    /* K per tile */
 #define TRANSPOSE_COLS 128   /* M or N per tile */
@@ -580,7 +582,7 @@ __global__ void __launch_bounds__(256) d_transpose(const input_t *__restrict__ i
     }
 }
 #endif
-#line 1138 "gemm.md"
+#line 1152 "gemm.md"
 #if PREROUND
 __global__ void d_round_tf32(const float *__restrict__ in, float *__restrict__ out, size_t count)
 {
@@ -589,7 +591,7 @@ __global__ void d_round_tf32(const float *__restrict__ in, float *__restrict__ o
         out[i] = wmma::__float_to_tf32(in[i]);
 }
 #endif
-#line 1182 "gemm.md"
+#line 1196 "gemm.md"
 #define TILE_OFFSET(row, col, tile_rows, panel, ld) \
     (((col) / (panel)) * (tile_rows) * (ld) + (row) * (ld) + (col) % (panel))
 
@@ -629,7 +631,7 @@ __global__ void d_round_tf32(const float *__restrict__ in, float *__restrict__ o
 #else
 #define B_SMEM_OFFSET(kk, j) TILE_OFFSET((kk), (j), B_TILE_ROWS, B_PANEL, B_LD)
 #endif
-#line 1246 "gemm.md"
+#line 1260 "gemm.md"
 /* The 32-bit shared-memory address that PTX instructions naming .shared take. */
 __device__ static inline unsigned shared_address(const void *pointer)
 {
@@ -653,7 +655,7 @@ __device__ static inline void copy_async(void *shared_destination, const void *g
         *(uint2 *)shared_destination = *(const uint2 *)global_source;
 #endif
 }
-#line 1290 "gemm.md"
+#line 1304 "gemm.md"
 #define CHUNK_ELEMS(panel) ((panel) * sizeof(input_t) >= 16 ? 16 / sizeof(input_t) : (panel))
 #define CHUNKS_PER_ROW(cols, panel) ((cols) / CHUNK_ELEMS(panel))
 #define COPY_ROW(cols, panel) (threadIdx.x / (8 * CHUNKS_PER_ROW(cols, panel)) * 8 + threadIdx.x % 8)
@@ -695,7 +697,7 @@ __device__ static inline void load_stage(input_t *a_tile, input_t *b_tile, const
     copy_tile_async<B_TILE_ROWS, B_TILE_COLS, B_PANEL, B_LD>(
         b_tile + b_plan->offset, b_plan->source + TILE_B_INDEX(k_tile * BLOCK_K, 0, b_plan->ld), b_plan->ld);
 }
-#line 1413 "gemm.md"
+#line 1427 "gemm.md"
 #define A_PANELS (A_TILE_COLS / A_PANEL)
 #define B_PANELS (B_TILE_COLS / B_PANEL)
 /* A block's share of A: whole panels when the slab has several, else a band of rows. */
@@ -745,7 +747,7 @@ __device__ static inline void load_stage_tensor(input_t *a_tile, input_t *b_tile
     copy_tensor(a_tile, a_map, a_row, a_panel, full, CLUSTER > 1 ? (1 << CLUSTER) - 1 : 0);
     copy_tensor(b_tile, b_map, b_row, b_panel, full, 0);
 }
-#line 1511 "gemm.md"
+#line 1525 "gemm.md"
 /* The type pairs whose load_matrix_sync from shared memory compiles to generic loads */
 #if defined(BF16_IN_F32_OUT) || defined(TF32_IN_F32_OUT) || defined(F64_IN_OUT)
 #define LOAD_BY_PTX 1
@@ -826,7 +828,7 @@ __device__ static inline void load_shared_b(tile_fragment_b &fragment, const inp
     wmma::load_matrix_sync(fragment, pointer, ldm);
 #endif
 }
-#line 1603 "gemm.md"
+#line 1617 "gemm.md"
 __device__ static inline void multiply_stage(fragment_c (&acc)[FRAGS_M][FRAGS_N], const input_t *a_tile,
                                              const input_t *b_tile, int warp_row, int warp_col)
 {
@@ -849,7 +851,7 @@ __device__ static inline void multiply_stage(fragment_c (&acc)[FRAGS_M][FRAGS_N]
                 wmma::mma_sync(acc[i][j], a_frag[i], b_frag[j], acc[i][j]);
     }
 }
-#line 1641 "gemm.md"
+#line 1655 "gemm.md"
 #define STAGING_LD (FRAG_N + 16 / sizeof(accum_t))
 #define STAGING_WARP_ELEMS (FRAGS_N * FRAG_M * STAGING_LD)
 #define C_VECTOR (16 / sizeof(accum_t))   /* accumulator elements per 16 bytes */
@@ -884,7 +886,7 @@ __device__ static inline void store_tile(fragment_c (&acc)[FRAGS_M][FRAGS_N], ac
         __syncwarp();   /* the staging area is rewritten for the next row of fragments */
     }
 }
-#line 1692 "gemm.md"
+#line 1706 "gemm.md"
 #define GROUP_ROWS 8
 
 __device__ static inline void block_position(int *block_row, int *block_col, int blocks_m, int blocks_n)
@@ -896,7 +898,7 @@ __device__ static inline void block_position(int *block_row, int *block_col, int
     *block_row = first_row + in_group % rows_in_group;
     *block_col = in_group / rows_in_group * CLUSTER + blockIdx.x % CLUSTER;
 }
-#line 1795 "gemm.md"
+#line 1809 "gemm.md"
 #if __CUDA_ARCH__ >= 900
 #define USE_TMA 1   /* slabs by the copy engine, A shared by the cluster */
 #define STAGES STAGES_TMA
@@ -990,7 +992,7 @@ __device__ static inline void barrier_wait(unsigned long long *barrier, int use)
     __syncthreads();
 #endif
 }
-#line 1908 "gemm.md"
+#line 1922 "gemm.md"
 #define PIPELINE_BYTES(stages) ((stages) * (A_STAGE_ELEMS + B_STAGE_ELEMS) * sizeof(input_t))
 #define STAGING_BYTES (WARPS_M * WARPS_N * STAGING_WARP_ELEMS * sizeof(accum_t))
 #define SHARED_BYTES(stages) (PIPELINE_BYTES(stages) > STAGING_BYTES ? PIPELINE_BYTES(stages) : STAGING_BYTES)
@@ -1070,7 +1072,7 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
                block_row * BLOCK_M + warp_row, block_col * BLOCK_N + warp_col, alpha, beta);
     cluster_sync();   /* the other blocks may still arrive on our barriers: stay until they are done */
 }
-#line 2013 "gemm.md"
+#line 2027 "gemm.md"
 #define PEAK_CHAINS 8
 #define PEAK_WARPS 8
 #define PEAK_LD 64   /* elements per row of the peak operands: a multiple of 16 bytes for every type */
@@ -1099,7 +1101,7 @@ d_peak(const input_t *a, const input_t *b, accum_t *c, int iterations)
     int warp = blockIdx.x * PEAK_WARPS + threadIdx.x / 32;
     wmma::store_matrix_sync(c + (size_t)warp * FRAG_M * FRAG_N, acc[0], FRAG_N, wmma::mem_row_major);
 }
-#line 2062 "gemm.md"
+#line 2076 "gemm.md"
 #if IS_INTEGER
 #define INPUT_TO_EXACT(x) ((long long)(x))
 #define ACCUM_TO_EXACT(x) ((long long)(x))
@@ -1107,7 +1109,7 @@ d_peak(const input_t *a, const input_t *b, accum_t *c, int iterations)
 #define INPUT_TO_EXACT(x) INPUT_TO_DOUBLE(x)
 #define ACCUM_TO_EXACT(x) ACCUM_TO_DOUBLE(x)
 #endif
-#line 2098 "gemm.md"
+#line 2112 "gemm.md"
 #if defined(F64_IN_OUT)
 #define ROUNDING_STEPS(k) ((double)(k) + 2.0)
 #else
@@ -1125,7 +1127,7 @@ __host__ __device__ static inline double error_bound(double abs_products, double
            UNIT_ROUNDOFF_OUT * abs_result;
 #endif
 }
-#line 2125 "gemm.md"
+#line 2147 "gemm.md"
 __host__ __device__ static inline void reference_element(const input_t *a, const input_t *b, const accum_t *c_in,
                                                          Shape shape, exact_t alpha, exact_t beta, int i, int j,
                                                          exact_t *result, double *bound)
@@ -1139,7 +1141,13 @@ __host__ __device__ static inline void reference_element(const input_t *a, const
         abs_sum += fabs((double)product);
     }
     exact_t old = beta != 0 ? ACCUM_TO_EXACT(c_in[(size_t)i * shape.n_padded + j]) : 0;
+#if IS_INTEGER
+    unsigned long long wrapped = (unsigned long long)alpha * (unsigned long long)sum +
+                                 (unsigned long long)beta * (unsigned long long)old;
+    *result = (int)(unsigned)wrapped;   /* int32 arithmetic: modulo 2^32 */
+#else
     *result = alpha * sum + beta * old;
+#endif
     *bound = error_bound(fabs((double)alpha) * abs_sum, fabs((double)(beta * old)),
                          fabs((double)*result), shape.k);
 }
@@ -1163,7 +1171,7 @@ __global__ void d_gemm_reference(const input_t *a, const input_t *b, const accum
         reference_element(a, b, c_in, shape, alpha, beta, i, j,
                           &result[(size_t)i * shape.n + j], &bound[(size_t)i * shape.n + j]);
 }
-#line 2171 "gemm.md"
+#line 2199 "gemm.md"
 typedef struct {
     long long failures;
     double worst_error, worst_bound, worst_ratio;
@@ -1193,7 +1201,7 @@ static Verdict compare_results(const accum_t *c_out, const exact_t *expected, co
     }
     return verdict;
 }
-#line 2236 "gemm.md"
+#line 2264 "gemm.md"
 enum { KERNEL_FAST, KERNEL_NAIVE };
 enum { VERIFY_AUTO, VERIFY_CPU, VERIFY_GPU, VERIFY_OFF };
 enum { FORMAT_TEXT, FORMAT_KV, FORMAT_CSV };
@@ -1211,7 +1219,7 @@ typedef struct {
     int cublas, print, peak, self_test, help;
     const char *dump_prefix;
 } Options;
-#line 2262 "gemm.md"
+#line 2290 "gemm.md"
 static int parse_integer(const char *text, long long low, long long high, long long *value)
 {
     char *end;
@@ -1355,7 +1363,7 @@ static void print_usage(FILE *out)
             "             4 out of memory, 5 CUDA or cuBLAS error, 6 file error\n",
             TYPE_NAME, SHAPE_NAME, TRANSPOSE_A, TRANSPOSE_B, MAX_PRINT_DIMENSION);
 }
-#line 2424 "gemm.md"
+#line 2454 "gemm.md"
 static uint64_t next_random(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
@@ -1399,7 +1407,7 @@ static void fill_accum(accum_t *x, size_t count, uint64_t seed, uint64_t stream)
 #endif
     }
 }
-#line 2487 "gemm.md"
+#line 2517 "gemm.md"
 typedef struct {
     cudaDeviceProp properties;
     int cc;             /* compute capability times ten */
@@ -1434,7 +1442,7 @@ static void select_gpu(Gpu *gpu)
             gpu->shared_bytes, gpu->properties.name, (int)gpu->properties.sharedMemPerBlockOptin);
     CHECK_CUDA(cudaFuncSetAttribute(d_gemm, cudaFuncAttributeMaxDynamicSharedMemorySize, gpu->shared_bytes));
 }
-#line 2532 "gemm.md"
+#line 2562 "gemm.md"
 static void *allocate(size_t bytes, const char *what)
 {
     void *memory = malloc(bytes > 0 ? bytes : 1);
@@ -1451,7 +1459,7 @@ static void check_device_memory(double bytes_needed)
         die(EXIT_NO_MEMORY, "this run needs %.2f GiB of device memory; %.2f GiB of %.2f GiB are free",
             bytes_needed / 0x1p30, free_bytes / 0x1p30, total_bytes / 0x1p30);
 }
-#line 2560 "gemm.md"
+#line 2590 "gemm.md"
 typedef struct {
     double median_ms, min_ms;
 } Timing;
@@ -1493,7 +1501,7 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
     free(times);
     return timing;
 }
-#line 2624 "gemm.md"
+#line 2654 "gemm.md"
 typedef struct {
     Shape shape;
     int kernel;
@@ -1599,7 +1607,7 @@ static void launch_gemm(const void *context)
     }
     CHECK_LAUNCH();
 }
-#line 2745 "gemm.md"
+#line 2775 "gemm.md"
 #if defined(U8_IN_I32_OUT)
 #define HAS_CUBLAS 0
 #else
@@ -1659,7 +1667,7 @@ static void launch_cublas(const void *context)
     (void)context;
 #endif
 }
-#line 2818 "gemm.md"
+#line 2848 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -1707,7 +1715,7 @@ static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, 
     write_npy(prefix, "B", NPY_INPUT, b, shape->rows_b, shape->cols_b, sizeof(input_t));
 #endif
 }
-#line 2874 "gemm.md"
+#line 2904 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -1783,7 +1791,7 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 2960 "gemm.md"
+#line 2990 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -1804,7 +1812,7 @@ static double milliseconds_since(double start)
 {
     return (seconds_now() - start) * 1e3;
 }
-#line 2989 "gemm.md"
+#line 3019 "gemm.md"
 static Shape gemm_shape(int m, int n, int k)
 {
     return make_shape(m, n, k, BLOCK_M, BLOCK_N * CLUSTER, BLOCK_K);
@@ -1871,7 +1879,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     CHECK_CUDA(cudaMemcpy(run.b, b_padded, bytes_b_padded, cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaMemcpy(run.c, c_padded, bytes_c_padded, cudaMemcpyHostToDevice));
     double h2d_ms = milliseconds_since(start);
-#line 3062 "gemm.md"
+#line 3092 "gemm.md"
     exact_t *expected = NULL;
     double *bound = NULL, reference_ms = 0.0;
     if (verify != VERIFY_OFF) {
@@ -1898,7 +1906,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
         verdict = compare_results(c_out, expected, bound, shape.m, shape.n);
     if (options->dump_prefix)
         write_npy(options->dump_prefix, "C_out", NPY_ACCUM, c_out, shape.m, shape.n, sizeof(accum_t));
-#line 3095 "gemm.md"
+#line 3125 "gemm.md"
     Timing timing = time_runs(launch_gemm, &run, options->warmup, options->iterations);
     double operations = 2.0 * shape.m * shape.n * shape.k;
     Timing cublas_timing = {0.0, 0.0};
@@ -1919,7 +1927,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
         CHECK_CUBLAS(cublasDestroy(cublas.handle));
         CHECK_CUDA(cudaFree(cublas.run.c));
     }
-#line 3121 "gemm.md"
+#line 3151 "gemm.md"
     Report report = {{NULL}, {{0}}, 0};
     report_add(&report, "mode", "gemm");
     report_add(&report, "type", "%s", TYPE_NAME);
@@ -1960,7 +1968,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     report_add(&report, "d2h_ms", "%.3f", d2h_ms);
     report_add(&report, "extract_ms", "%.3f", extract_ms);
     report_add(&report, "reference_ms", "%.3f", reference_ms);
-#line 3168 "gemm.md"
+#line 3198 "gemm.md"
     if (options->print) {
         print_inputs("A", a, shape.rows_a, shape.cols_a);
         print_inputs("B", b, shape.rows_b, shape.cols_b);
@@ -2012,7 +2020,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     free(bound);
     return verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 3229 "gemm.md"
+#line 3259 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -2067,7 +2075,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     free(host);
     return 0;
 }
-#line 3293 "gemm.md"
+#line 3323 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
@@ -2172,6 +2180,32 @@ static void test_reference(void)
     free(a);
     free(b);
     free(c);
+
+#if IS_INTEGER
+    /* One element past int32: K products of the largest magnitude, times 3, minus 5 * 7. */
+#if defined(U8_IN_I32_OUT)
+    const int k = 140000, value = 255;
+#else
+    const int k = 140000, value = -128;
+#endif
+    shape = make_shape(1, 1, k, 16, 16, 16);
+    a = (input_t *)calloc((size_t)shape.rows_a_padded * shape.cols_a_padded, sizeof(input_t));
+    b = (input_t *)calloc((size_t)shape.rows_b_padded * shape.cols_b_padded, sizeof(input_t));
+    c = (accum_t *)calloc((size_t)shape.m_padded * shape.n_padded, sizeof(accum_t));
+    for (int kk = 0; kk < k; kk++) {
+        a[A_INDEX(0, kk, shape.cols_a_padded)] = (input_t)value;
+        b[B_INDEX(kk, 0, shape.cols_b_padded)] = (input_t)value;
+    }
+    c[0] = 7;
+    reference_cpu(a, b, c, shape, 3, -5, result, bound);
+    long long exact = 3LL * k * value * value - 35, low = exact % 4294967296LL;
+    if (low >= 2147483648LL)
+        low -= 4294967296LL;
+    expect(exact > INT_MAX && result[0] == low, "reference: an int32 result past INT_MAX wraps modulo 2^32");
+    free(a);
+    free(b);
+    free(c);
+#endif
 }
 
 static void test_error_bound(void)
@@ -2287,7 +2321,7 @@ static int self_test(void)
     printf("self-test: %d failed\n", self_test_failures);
     return self_test_failures ? 1 : 0;
 }
-#line 3521 "gemm.md"
+#line 3577 "gemm.md"
 int main(int argc, char **argv)
 {
     Options options;

@@ -11,9 +11,11 @@ What it does, in one call that must stay under ten minutes:
      kernels and non-trivial alpha/beta, one run with the defaults, and
      4096^3 with --verify=gpu (fast kernel; naive only for the default
      shape and transposition); for int8 with B as stored, 64 x 64 x 4194368,
-     whose B is transposed before the kernel in 65,537 rows of 64 x 64 tiles
-     (more than a grid's second dimension holds); exit status 0 pass, 1
-     verification failure, anything else an error;
+     whose B is transposed before the kernel in 65,537 rows of tiles (more
+     than a grid's second dimension holds) and whose uint8 sums leave int32,
+     and 300 x 520 x 200 with alpha = 1000003 (both kernels), whose results
+     wrap modulo 2^32; exit status 0 pass, 1 verification failure, anything
+     else an error;
   3. an independent check: runs with --dump and recomputes the result in
      NumPy (tests/npy_check.py);
   4. compute-sanitizer memcheck, racecheck, initcheck and synccheck at a small
@@ -71,6 +73,7 @@ BIG = (4096, 4096, 4096)
 # int8 transposes an operand stored with K across rows (A transposed, or B as stored) before d_gemm: this K makes
 # 65,537 rows of 64 x 64 tiles, one more than a grid's y dimension allows (gemm.md, "Operands prepared before the kernel").
 LONG_K = (64, 64, 4194368)
+WRAP_ALPHA = "1000003"   # int8 times this leaves int32 at any K above a few hundred
 SANITIZER_SIZE = (67, 45, 29)
 NPY_SIZE = (127, 253, 61)
 OOM_SIZE = (400000, 400000, 64)   # C alone: 320 GB in half, 640 GB in float
@@ -529,6 +532,11 @@ class Tester:
         if not quick and config.type in INTEGER_TYPES and main_config:
             self.gemm_run(config, "fast", LONG_K, scaled + ["--verify=gpu"], "fast 64x64x4194368 --verify=gpu",
                           timeout=TIMEOUT_BIG, alpha=alpha, beta=beta)
+        if not quick and config.type in INTEGER_TYPES and main_config:
+            for kernel in KERNELS:   # alpha * AB leaves int32: the result wraps modulo 2^32 and must match
+                self.gemm_run(config, kernel, (300, 520, 200), ["--alpha=%s" % WRAP_ALPHA, "--beta=-7"],
+                              "%s 300x520x200 a=%s b=-7 (int32 wraps)" % (kernel, WRAP_ALPHA),
+                              alpha=WRAP_ALPHA, beta="-7")
         if main_config:
             self.gemm_run(config, "naive", BIG, scaled + ["--verify=gpu"], "naive 4096^3 --verify=gpu",
                           timeout=TIMEOUT_BIG, alpha=alpha, beta=beta)
