@@ -559,8 +559,9 @@ __global__ void __launch_bounds__(256) d_transpose(const input_t *__restrict__ i
     int lane = threadIdx.x % 32;
 
     /* A warp's group: words w of input rows 4q .. 4q + 3, 8 values of w by 4 of q. */
-    const int groups_across = TRANSPOSE_COLS / 4 / 8;
-    for (int group = threadIdx.x / 32; group < words * groups_across / 4; group += blockDim.x / 32) {
+    const int groups_across = TRANSPOSE_COLS / 4 / 8;                  /* 8 words of a row each */
+    const int groups = TRANSPOSE_ROWS / 4 / 4 * groups_across;          /* 4 row quads each */
+    for (int group = threadIdx.x / 32; group < groups; group += blockDim.x / 32) {
         int w = group % groups_across * 8 + lane % 8;
         int q = group / groups_across * 4 + lane / 8;
         const input_t *from = in + (row0 + 4 * q) * cols + col0 + 4 * w;
@@ -582,7 +583,7 @@ __global__ void __launch_bounds__(256) d_transpose(const input_t *__restrict__ i
     }
 }
 #endif
-#line 1152 "gemm.md"
+#line 1153 "gemm.md"
 #if PREROUND
 __global__ void d_round_tf32(const float *__restrict__ in, float *__restrict__ out, size_t count)
 {
@@ -591,7 +592,7 @@ __global__ void d_round_tf32(const float *__restrict__ in, float *__restrict__ o
         out[i] = wmma::__float_to_tf32(in[i]);
 }
 #endif
-#line 1196 "gemm.md"
+#line 1197 "gemm.md"
 #define TILE_OFFSET(row, col, tile_rows, panel, ld) \
     (((col) / (panel)) * (tile_rows) * (ld) + (row) * (ld) + (col) % (panel))
 
@@ -631,7 +632,7 @@ __global__ void d_round_tf32(const float *__restrict__ in, float *__restrict__ o
 #else
 #define B_SMEM_OFFSET(kk, j) TILE_OFFSET((kk), (j), B_TILE_ROWS, B_PANEL, B_LD)
 #endif
-#line 1260 "gemm.md"
+#line 1261 "gemm.md"
 /* The 32-bit shared-memory address that PTX instructions naming .shared take. */
 __device__ static inline unsigned shared_address(const void *pointer)
 {
@@ -655,7 +656,7 @@ __device__ static inline void copy_async(void *shared_destination, const void *g
         *(uint2 *)shared_destination = *(const uint2 *)global_source;
 #endif
 }
-#line 1304 "gemm.md"
+#line 1305 "gemm.md"
 #define CHUNK_ELEMS(panel) ((panel) * sizeof(input_t) >= 16 ? 16 / sizeof(input_t) : (panel))
 #define CHUNKS_PER_ROW(cols, panel) ((cols) / CHUNK_ELEMS(panel))
 #define COPY_ROW(cols, panel) (threadIdx.x / (8 * CHUNKS_PER_ROW(cols, panel)) * 8 + threadIdx.x % 8)
@@ -697,7 +698,7 @@ __device__ static inline void load_stage(input_t *a_tile, input_t *b_tile, const
     copy_tile_async<B_TILE_ROWS, B_TILE_COLS, B_PANEL, B_LD>(
         b_tile + b_plan->offset, b_plan->source + TILE_B_INDEX(k_tile * BLOCK_K, 0, b_plan->ld), b_plan->ld);
 }
-#line 1427 "gemm.md"
+#line 1428 "gemm.md"
 #define A_PANELS (A_TILE_COLS / A_PANEL)
 #define B_PANELS (B_TILE_COLS / B_PANEL)
 /* A block's share of A: whole panels when the slab has several, else a band of rows. */
@@ -747,7 +748,7 @@ __device__ static inline void load_stage_tensor(input_t *a_tile, input_t *b_tile
     copy_tensor(a_tile, a_map, a_row, a_panel, full, CLUSTER > 1 ? (1 << CLUSTER) - 1 : 0);
     copy_tensor(b_tile, b_map, b_row, b_panel, full, 0);
 }
-#line 1525 "gemm.md"
+#line 1526 "gemm.md"
 /* The type pairs whose load_matrix_sync from shared memory compiles to generic loads */
 #if defined(BF16_IN_F32_OUT) || defined(TF32_IN_F32_OUT) || defined(F64_IN_OUT)
 #define LOAD_BY_PTX 1
@@ -828,7 +829,7 @@ __device__ static inline void load_shared_b(tile_fragment_b &fragment, const inp
     wmma::load_matrix_sync(fragment, pointer, ldm);
 #endif
 }
-#line 1617 "gemm.md"
+#line 1618 "gemm.md"
 __device__ static inline void multiply_stage(fragment_c (&acc)[FRAGS_M][FRAGS_N], const input_t *a_tile,
                                              const input_t *b_tile, int warp_row, int warp_col)
 {
@@ -851,7 +852,7 @@ __device__ static inline void multiply_stage(fragment_c (&acc)[FRAGS_M][FRAGS_N]
                 wmma::mma_sync(acc[i][j], a_frag[i], b_frag[j], acc[i][j]);
     }
 }
-#line 1655 "gemm.md"
+#line 1656 "gemm.md"
 #define STAGING_LD (FRAG_N + 16 / sizeof(accum_t))
 #define STAGING_WARP_ELEMS (FRAGS_N * FRAG_M * STAGING_LD)
 #define C_VECTOR (16 / sizeof(accum_t))   /* accumulator elements per 16 bytes */
@@ -886,7 +887,7 @@ __device__ static inline void store_tile(fragment_c (&acc)[FRAGS_M][FRAGS_N], ac
         __syncwarp();   /* the staging area is rewritten for the next row of fragments */
     }
 }
-#line 1706 "gemm.md"
+#line 1707 "gemm.md"
 #define GROUP_ROWS 8
 
 __device__ static inline void block_position(int *block_row, int *block_col, int blocks_m, int blocks_n)
@@ -898,7 +899,7 @@ __device__ static inline void block_position(int *block_row, int *block_col, int
     *block_row = first_row + in_group % rows_in_group;
     *block_col = in_group / rows_in_group * CLUSTER + blockIdx.x % CLUSTER;
 }
-#line 1809 "gemm.md"
+#line 1810 "gemm.md"
 #if __CUDA_ARCH__ >= 900
 #define USE_TMA 1   /* slabs by the copy engine, A shared by the cluster */
 #define STAGES STAGES_TMA
@@ -992,7 +993,7 @@ __device__ static inline void barrier_wait(unsigned long long *barrier, int use)
     __syncthreads();
 #endif
 }
-#line 1922 "gemm.md"
+#line 1923 "gemm.md"
 #define PIPELINE_BYTES(stages) ((stages) * (A_STAGE_ELEMS + B_STAGE_ELEMS) * sizeof(input_t))
 #define STAGING_BYTES (WARPS_M * WARPS_N * STAGING_WARP_ELEMS * sizeof(accum_t))
 #define SHARED_BYTES(stages) (PIPELINE_BYTES(stages) > STAGING_BYTES ? PIPELINE_BYTES(stages) : STAGING_BYTES)
@@ -1072,7 +1073,7 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
                block_row * BLOCK_M + warp_row, block_col * BLOCK_N + warp_col, alpha, beta);
     cluster_sync();   /* the other blocks may still arrive on our barriers: stay until they are done */
 }
-#line 2027 "gemm.md"
+#line 2028 "gemm.md"
 #define PEAK_CHAINS 8
 #define PEAK_WARPS 8
 #define PEAK_LD 64   /* elements per row of the peak operands: a multiple of 16 bytes for every type */
@@ -1101,7 +1102,7 @@ d_peak(const input_t *a, const input_t *b, accum_t *c, int iterations)
     int warp = blockIdx.x * PEAK_WARPS + threadIdx.x / 32;
     wmma::store_matrix_sync(c + (size_t)warp * FRAG_M * FRAG_N, acc[0], FRAG_N, wmma::mem_row_major);
 }
-#line 2076 "gemm.md"
+#line 2077 "gemm.md"
 #if IS_INTEGER
 #define INPUT_TO_EXACT(x) ((long long)(x))
 #define ACCUM_TO_EXACT(x) ((long long)(x))
@@ -1109,7 +1110,7 @@ d_peak(const input_t *a, const input_t *b, accum_t *c, int iterations)
 #define INPUT_TO_EXACT(x) INPUT_TO_DOUBLE(x)
 #define ACCUM_TO_EXACT(x) ACCUM_TO_DOUBLE(x)
 #endif
-#line 2112 "gemm.md"
+#line 2113 "gemm.md"
 #if defined(F64_IN_OUT)
 #define ROUNDING_STEPS(k) ((double)(k) + 2.0)
 #else
@@ -1127,7 +1128,7 @@ __host__ __device__ static inline double error_bound(double abs_products, double
            UNIT_ROUNDOFF_OUT * abs_result;
 #endif
 }
-#line 2147 "gemm.md"
+#line 2148 "gemm.md"
 __host__ __device__ static inline void reference_element(const input_t *a, const input_t *b, const accum_t *c_in,
                                                          Shape shape, exact_t alpha, exact_t beta, int i, int j,
                                                          exact_t *result, double *bound)
@@ -1171,7 +1172,7 @@ __global__ void d_gemm_reference(const input_t *a, const input_t *b, const accum
         reference_element(a, b, c_in, shape, alpha, beta, i, j,
                           &result[(size_t)i * shape.n + j], &bound[(size_t)i * shape.n + j]);
 }
-#line 2199 "gemm.md"
+#line 2200 "gemm.md"
 typedef struct {
     long long failures;
     double worst_error, worst_bound, worst_ratio;
@@ -1201,7 +1202,7 @@ static Verdict compare_results(const accum_t *c_out, const exact_t *expected, co
     }
     return verdict;
 }
-#line 2264 "gemm.md"
+#line 2265 "gemm.md"
 enum { KERNEL_FAST, KERNEL_NAIVE };
 enum { VERIFY_AUTO, VERIFY_CPU, VERIFY_GPU, VERIFY_OFF };
 enum { FORMAT_TEXT, FORMAT_KV, FORMAT_CSV };
@@ -1219,7 +1220,7 @@ typedef struct {
     int cublas, print, peak, self_test, help;
     const char *dump_prefix;
 } Options;
-#line 2290 "gemm.md"
+#line 2291 "gemm.md"
 static int parse_integer(const char *text, long long low, long long high, long long *value)
 {
     char *end;
@@ -1363,7 +1364,7 @@ static void print_usage(FILE *out)
             "             4 out of memory, 5 CUDA or cuBLAS error, 6 file error\n",
             TYPE_NAME, SHAPE_NAME, TRANSPOSE_A, TRANSPOSE_B, MAX_PRINT_DIMENSION);
 }
-#line 2454 "gemm.md"
+#line 2455 "gemm.md"
 static uint64_t next_random(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
@@ -1407,7 +1408,7 @@ static void fill_accum(accum_t *x, size_t count, uint64_t seed, uint64_t stream)
 #endif
     }
 }
-#line 2517 "gemm.md"
+#line 2518 "gemm.md"
 typedef struct {
     cudaDeviceProp properties;
     int cc;             /* compute capability times ten */
@@ -1442,7 +1443,7 @@ static void select_gpu(Gpu *gpu)
             gpu->shared_bytes, gpu->properties.name, (int)gpu->properties.sharedMemPerBlockOptin);
     CHECK_CUDA(cudaFuncSetAttribute(d_gemm, cudaFuncAttributeMaxDynamicSharedMemorySize, gpu->shared_bytes));
 }
-#line 2562 "gemm.md"
+#line 2563 "gemm.md"
 static void *allocate(size_t bytes, const char *what)
 {
     void *memory = malloc(bytes > 0 ? bytes : 1);
@@ -1459,7 +1460,7 @@ static void check_device_memory(double bytes_needed)
         die(EXIT_NO_MEMORY, "this run needs %.2f GiB of device memory; %.2f GiB of %.2f GiB are free",
             bytes_needed / 0x1p30, free_bytes / 0x1p30, total_bytes / 0x1p30);
 }
-#line 2590 "gemm.md"
+#line 2591 "gemm.md"
 typedef struct {
     double median_ms, min_ms;
 } Timing;
@@ -1501,7 +1502,7 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
     free(times);
     return timing;
 }
-#line 2654 "gemm.md"
+#line 2655 "gemm.md"
 typedef struct {
     Shape shape;
     int kernel;
@@ -1607,7 +1608,7 @@ static void launch_gemm(const void *context)
     }
     CHECK_LAUNCH();
 }
-#line 2775 "gemm.md"
+#line 2776 "gemm.md"
 #if defined(U8_IN_I32_OUT)
 #define HAS_CUBLAS 0
 #else
@@ -1667,7 +1668,7 @@ static void launch_cublas(const void *context)
     (void)context;
 #endif
 }
-#line 2848 "gemm.md"
+#line 2849 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -1715,7 +1716,7 @@ static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, 
     write_npy(prefix, "B", NPY_INPUT, b, shape->rows_b, shape->cols_b, sizeof(input_t));
 #endif
 }
-#line 2904 "gemm.md"
+#line 2905 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -1791,7 +1792,7 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 2990 "gemm.md"
+#line 2991 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -1812,7 +1813,7 @@ static double milliseconds_since(double start)
 {
     return (seconds_now() - start) * 1e3;
 }
-#line 3019 "gemm.md"
+#line 3020 "gemm.md"
 static Shape gemm_shape(int m, int n, int k)
 {
     return make_shape(m, n, k, BLOCK_M, BLOCK_N * CLUSTER, BLOCK_K);
@@ -1879,7 +1880,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     CHECK_CUDA(cudaMemcpy(run.b, b_padded, bytes_b_padded, cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaMemcpy(run.c, c_padded, bytes_c_padded, cudaMemcpyHostToDevice));
     double h2d_ms = milliseconds_since(start);
-#line 3092 "gemm.md"
+#line 3093 "gemm.md"
     exact_t *expected = NULL;
     double *bound = NULL, reference_ms = 0.0;
     if (verify != VERIFY_OFF) {
@@ -1906,7 +1907,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
         verdict = compare_results(c_out, expected, bound, shape.m, shape.n);
     if (options->dump_prefix)
         write_npy(options->dump_prefix, "C_out", NPY_ACCUM, c_out, shape.m, shape.n, sizeof(accum_t));
-#line 3125 "gemm.md"
+#line 3126 "gemm.md"
     Timing timing = time_runs(launch_gemm, &run, options->warmup, options->iterations);
     double operations = 2.0 * shape.m * shape.n * shape.k;
     Timing cublas_timing = {0.0, 0.0};
@@ -1927,7 +1928,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
         CHECK_CUBLAS(cublasDestroy(cublas.handle));
         CHECK_CUDA(cudaFree(cublas.run.c));
     }
-#line 3151 "gemm.md"
+#line 3152 "gemm.md"
     Report report = {{NULL}, {{0}}, 0};
     report_add(&report, "mode", "gemm");
     report_add(&report, "type", "%s", TYPE_NAME);
@@ -1968,7 +1969,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     report_add(&report, "d2h_ms", "%.3f", d2h_ms);
     report_add(&report, "extract_ms", "%.3f", extract_ms);
     report_add(&report, "reference_ms", "%.3f", reference_ms);
-#line 3198 "gemm.md"
+#line 3199 "gemm.md"
     if (options->print) {
         print_inputs("A", a, shape.rows_a, shape.cols_a);
         print_inputs("B", b, shape.rows_b, shape.cols_b);
@@ -2020,7 +2021,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     free(bound);
     return verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 3259 "gemm.md"
+#line 3260 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -2075,7 +2076,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     free(host);
     return 0;
 }
-#line 3323 "gemm.md"
+#line 3324 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
@@ -2321,7 +2322,7 @@ static int self_test(void)
     printf("self-test: %d failed\n", self_test_failures);
     return self_test_failures ? 1 : 0;
 }
-#line 3577 "gemm.md"
+#line 3578 "gemm.md"
 int main(int argc, char **argv)
 {
     Options options;
