@@ -123,7 +123,7 @@ static void cuda_failed(const char *call, cudaError_t status,
             die(EXIT_CUDA_ERROR, "%s:%d: %s failed: %s", __FILE__, __LINE__, \
                 #call, cublasGetStatusString(check_status_));                \
     } while (0)
-#line 346 "gemm.md"
+#line 349 "gemm.md"
 #if defined(F16_IN_F32_OUT) || defined(F16_IN_OUT)
 typedef half input_t;
 typedef half frag_t;
@@ -156,6 +156,10 @@ typedef double frag_t;
 #define INPUT_TO_DOUBLE(x) ((double)(x))
 #define INPUT_FROM_FLOAT(x) ((double)(x))
 #define MIN_CC 80
+#endif
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < MIN_CC * 10
+#error "this type pair needs a newer GPU than one this build is for: bf16, tf32 and f64 need sm_80 (drop 75 from ARCH)"
 #endif
 
 #if defined(U8_IN_I32_OUT) || defined(I8_IN_I32_OUT)
@@ -192,7 +196,7 @@ typedef double exact_t;
 #define UNIT_ROUNDOFF_ACC 0x1p-24
 #define UNIT_ROUNDOFF_OUT 0x1p-24
 #endif
-#line 421 "gemm.md"
+#line 428 "gemm.md"
 #if defined(F16_IN_F32_OUT)
 #define TYPE_NAME "F16_IN_F32_OUT"
 #elif defined(F16_IN_OUT)
@@ -236,7 +240,7 @@ typedef double exact_t;
 #else
 #define NPY_ACCUM "<f4"
 #endif
-#line 470 "gemm.md"
+#line 477 "gemm.md"
 #if defined(MNK_16x16x16)
 #define FRAG_M 16
 #define FRAG_N 16
@@ -263,7 +267,7 @@ typedef double exact_t;
 #define FRAG_K 4
 #define SHAPE_NAME "8x8x4"
 #endif
-#line 509 "gemm.md"
+#line 516 "gemm.md"
 __host__ __device__ static inline float tf32_round(float value)
 {
     uint32_t bits;
@@ -275,7 +279,7 @@ __host__ __device__ static inline float tf32_round(float value)
     memcpy(&value, &bits, sizeof value);
     return value;
 }
-#line 547 "gemm.md"
+#line 554 "gemm.md"
 #if TRANSPOSE_A
 typedef wmma::col_major layout_a;   /* stored K x M, rows of length M */
 #else
@@ -286,7 +290,7 @@ typedef wmma::col_major layout_b;   /* stored N x K, rows of length K */
 #else
 typedef wmma::row_major layout_b;   /* stored K x N, rows of length N */
 #endif
-#line 586 "gemm.md"
+#line 593 "gemm.md"
 #define ROUND_UP(value, multiple) ((((value) + (multiple) - 1) / (multiple)) * (multiple))
 
 static void pad_matrix(void *padded, const void *source, size_t rows, size_t cols,
@@ -312,7 +316,7 @@ static void extract_matrix(void *destination, const void *padded, size_t rows,
                (const char *)padded + row * cols_padded * element_size,
                cols * element_size);
 }
-#line 620 "gemm.md"
+#line 627 "gemm.md"
 typedef struct {
     int m, n, k;                          /* the problem as asked */
     int m_padded, n_padded, k_padded;     /* rounded up to the block tile */
@@ -340,7 +344,7 @@ static Shape make_shape(int m, int n, int k, int multiple_m, int multiple_n,
     shape.cols_b_padded = TRANSPOSE_B ? shape.k_padded : shape.n_padded;
     return shape;
 }
-#line 655 "gemm.md"
+#line 662 "gemm.md"
 #if TRANSPOSE_A
 #define A_INDEX(i, kk, ld) ((size_t)(kk) * (ld) + (i))
 #else
@@ -351,16 +355,16 @@ static Shape make_shape(int m, int n, int k, int multiple_m, int multiple_n,
 #else
 #define B_INDEX(kk, j, ld) ((size_t)(kk) * (ld) + (j))
 #endif
-#line 678 "gemm.md"
+#line 685 "gemm.md"
 typedef wmma::fragment<wmma::matrix_a, FRAG_M, FRAG_N, FRAG_K, frag_t, layout_a> fragment_a;
 typedef wmma::fragment<wmma::matrix_b, FRAG_M, FRAG_N, FRAG_K, frag_t, layout_b> fragment_b;
 typedef wmma::fragment<wmma::accumulator, FRAG_M, FRAG_N, FRAG_K, accum_t> fragment_c;
-#line 691 "gemm.md"
+#line 698 "gemm.md"
 #define FRAG_ROW_A (TRANSPOSE_A ? FRAG_M : FRAG_K)
 #define FRAG_ROWS_A (TRANSPOSE_A ? FRAG_K : FRAG_M)
 #define FRAG_ROW_B (TRANSPOSE_B ? FRAG_K : FRAG_N)
 #define FRAG_ROWS_B (TRANSPOSE_B ? FRAG_N : FRAG_K)
-#line 708 "gemm.md"
+#line 715 "gemm.md"
 /* Smallest leading dimension (in elements) that holds `cols` and is a multiple of 32 bytes. */
 #define ALIGNED_LD(cols, type) ROUND_UP((cols), 32 / sizeof(type))
 
@@ -379,7 +383,7 @@ __device__ static inline void load_fragment(Fragment &fragment, const input_t *s
         __syncwarp();   /* every lane has its copy before the buffer is reused */
     }
 }
-#line 734 "gemm.md"
+#line 741 "gemm.md"
 template <typename Fragment>
 __device__ static inline void round_fragment(Fragment &fragment)
 {
@@ -390,7 +394,7 @@ __device__ static inline void round_fragment(Fragment &fragment)
     (void)fragment;
 #endif
 }
-#line 765 "gemm.md"
+#line 772 "gemm.md"
 #if defined(F16_IN_OUT)
 #define ACCUM_ZERO __float2half_rn(0.0f)
 #else
@@ -408,7 +412,7 @@ __device__ static inline accum_t scale_accumulator(scalar_t alpha, accum_t acc,
     return alpha * acc + beta * old;
 #endif
 }
-#line 795 "gemm.md"
+#line 802 "gemm.md"
 #define NAIVE_WARPS 4
 #define STAGED_A_ELEMS (FRAG_ROWS_A * ALIGNED_LD(FRAG_ROW_A, input_t))
 #define STAGED_B_ELEMS (FRAG_ROWS_B * ALIGNED_LD(FRAG_ROW_B, input_t))
@@ -450,60 +454,74 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
         *dst = scale_accumulator(alpha, staging_c[warp][(e / FRAG_N) * STAGED_C_LD + e % FRAG_N], beta, old);
     }
 }
-#line 941 "gemm.md"
-#if defined(F64_IN_OUT)
-#define BLOCK_M 128
-#define BLOCK_N 64
-#define BLOCK_K 16
-#define WARPS_M 4
-#define WARPS_N 2
-#define STAGES_CP_ASYNC 4
-#define STAGES_TMA 4
-#define CLUSTER 1
-#elif defined(TF32_IN_F32_OUT)
-#define BLOCK_M 128
-#define BLOCK_N 256
-#define BLOCK_K 32
-#define WARPS_M 2
-#define WARPS_N 4
-#define STAGES_CP_ASYNC 3
-#define STAGES_TMA 3
-#define CLUSTER 2
-#elif IS_INTEGER
-#define BLOCK_M 256
-#define BLOCK_N 128
-#define BLOCK_K 64
-#define WARPS_M 4
-#define WARPS_N 2
-#define STAGES_CP_ASYNC 4
-#define STAGES_TMA 4
-#define CLUSTER 2
-#elif defined(F16_IN_OUT)
-#define BLOCK_M 256
-#define BLOCK_N 256
-#define BLOCK_K 32
-#define WARPS_M 2
-#define WARPS_N 4
-#define STAGES_CP_ASYNC 4
-#define STAGES_TMA 4
-#define CLUSTER 2
-#else
-#define BLOCK_M 256
-#define BLOCK_N 128
-#define BLOCK_K 64
-#define WARPS_M 4
-#define WARPS_N 2
-#define STAGES_CP_ASYNC 3
-#define STAGES_TMA 4
-#define CLUSTER 2
-#endif
+#line 948 "gemm.md"
+/* One tile configuration: a row of TILE_TABLE. */
+typedef struct {
+    int family;                      /* which type pairs it is for (below) */
+    int for_kib;                     /* the smallest budget it was chosen for, KiB per block */
+    int block_m, block_n, block_k;   /* the block tile, and the slab depth along K */
+    int warps_m, warps_n;            /* warps of the block, arranged warps_m x warps_n */
+    int stages;                      /* slab buffers in shared memory */
+    int cluster;                     /* blocks sharing A's slabs on the copy-engine path */
+} Tile;
 
-#define THREADS (WARPS_M * WARPS_N * 32)
-#define WARP_TILE_M (BLOCK_M / WARPS_M)
-#define WARP_TILE_N (BLOCK_N / WARPS_N)
-#define FRAGS_M (WARP_TILE_M / FRAG_M)
-#define FRAGS_N (WARP_TILE_N / FRAG_N)
-#line 1034 "gemm.md"
+enum { TILES_16BIT, TILES_HALF_ACC, TILES_INT8, TILES_TF32, TILES_F64 };
+
+/* Row `row` of the table; family -1 past the end. Largest first: the host takes the first row of its type
+   pair that fits the GPU. */
+__host__ __device__ constexpr Tile tile_table(int row)
+{
+    constexpr Tile table[] = {
+        /* family        KiB  block_m block_n block_k  warps_m warps_n  stages cluster */
+        {TILES_16BIT,    227,   256,    128,     64,      4,      2,      4,     2},   /* H100, H200, B200 */
+        {TILES_16BIT,    163,   256,    128,     64,      4,      2,      3,     2},   /* A100, A30, Orin */
+        {TILES_16BIT,     99,   256,    128,     32,      4,      2,      3,     2},   /* RTX 30xx-50xx, L4 */
+        {TILES_16BIT,     64,   128,    128,     32,      2,      2,      3,     2},   /* T4, RTX 20xx */
+        {TILES_HALF_ACC, 163,   256,    256,     32,      2,      4,      4,     2},
+        {TILES_HALF_ACC,  99,   256,    128,     32,      4,      2,      3,     2},
+        {TILES_HALF_ACC,  64,   128,    128,     32,      2,      2,      3,     2},
+        {TILES_INT8,      99,   256,    128,     64,      4,      2,      4,     2},
+        {TILES_INT8,      64,   128,    128,     64,      2,      2,      3,     2},
+        {TILES_TF32,     163,   128,    256,     32,      2,      4,      3,     2},
+        {TILES_TF32,      99,   128,    256,     16,      2,      4,      3,     2},
+        {TILES_F64,      227,   128,     64,     16,      4,      2,      4,     1},
+        {TILES_F64,       99,   128,     64,     16,      4,      2,      3,     1},
+    };
+    return row < (int)(sizeof table / sizeof table[0]) ? table[row] : Tile{-1, 0, 0, 0, 0, 0, 0, 0, 0};
+}
+
+#if IS_INTEGER
+#define TILE_FAMILY TILES_INT8
+#elif defined(F16_IN_OUT)
+#define TILE_FAMILY TILES_HALF_ACC
+#elif defined(TF32_IN_F32_OUT)
+#define TILE_FAMILY TILES_TF32
+#elif defined(F64_IN_OUT)
+#define TILE_FAMILY TILES_F64
+#else
+#define TILE_FAMILY TILES_16BIT   /* fp16 and bf16 with float accumulators */
+#endif
+#line 1002 "gemm.md"
+__host__ __device__ constexpr int tile_count(void)
+{
+    int count = 0;
+    for (int row = 0; tile_table(row).family >= 0; row++)
+        count += tile_table(row).family == TILE_FAMILY;
+    return count;
+}
+
+__host__ __device__ constexpr Tile tile_row(int index)
+{
+    int row = 0;
+    for (; tile_table(row).family >= 0; row++)
+        if (tile_table(row).family == TILE_FAMILY && index-- == 0)
+            break;
+    return tile_table(row);   /* family -1 if there is no such row */
+}
+
+#define TILES tile_count()
+static_assert(TILES >= 1 && TILES <= 4, "every type pair has one to four tile configurations");
+#line 1062 "gemm.md"
 #if IS_INTEGER
 #define TILE_TRANSPOSE_A 0   /* A as M x K */
 #define TILE_TRANSPOSE_B 1   /* B as N x K */
@@ -539,12 +557,21 @@ typedef wmma::fragment<wmma::matrix_b, FRAG_M, FRAG_N, FRAG_K, frag_t, wmma::row
 #define TILE_B_INDEX(kk, j, ld) ((size_t)(kk) * (ld) + (j))
 #define TILE_FRAG_ROW_B FRAG_N
 #endif
-#line 1105 "gemm.md"
+#line 1134 "gemm.md"
 #if IS_INTEGER
 #define TRANSPOSE_ROWS 64    /* K per tile */
 #define TRANSPOSE_COLS 128   /* M or N per tile */
-static_assert(BLOCK_K % TRANSPOSE_ROWS == 0 && BLOCK_M % TRANSPOSE_COLS == 0 && BLOCK_N % TRANSPOSE_COLS == 0,
-              "padded int8 operands must be whole transposition tiles");
+
+/* Padded int8 operands must be whole transposition tiles, for every tile configuration. */
+__host__ __device__ constexpr bool tiles_suit_transposition(void)
+{
+    for (int index = 0; index < tile_count(); index++)
+        if (tile_row(index).block_k % TRANSPOSE_ROWS || tile_row(index).block_m % TRANSPOSE_COLS ||
+            tile_row(index).block_n % TRANSPOSE_COLS)
+            return false;
+    return true;
+}
+static_assert(tiles_suit_transposition(), "block tiles must be whole transposition tiles");
 
 /* out (cols x rows) = in (rows x cols) transposed; rows are K, a multiple of TRANSPOSE_ROWS, and cols
    M or N, a multiple of TRANSPOSE_COLS. 256 threads per block. */
@@ -583,7 +610,7 @@ __global__ void __launch_bounds__(256) d_transpose(const input_t *__restrict__ i
     }
 }
 #endif
-#line 1153 "gemm.md"
+#line 1191 "gemm.md"
 #if PREROUND
 __global__ void d_round_tf32(const float *__restrict__ in, float *__restrict__ out, size_t count)
 {
@@ -592,47 +619,82 @@ __global__ void d_round_tf32(const float *__restrict__ in, float *__restrict__ o
         out[i] = wmma::__float_to_tf32(in[i]);
 }
 #endif
-#line 1197 "gemm.md"
-#define TILE_OFFSET(row, col, tile_rows, panel, ld) \
-    (((col) / (panel)) * (tile_rows) * (ld) + (row) * (ld) + (col) % (panel))
+#line 1235 "gemm.md"
+/* Offset of element (row, col) of a slab `rows` high, cut into panels `panel` elements wide with rows
+   `ld` apart. */
+__host__ __device__ constexpr int tile_offset(int row, int col, int rows, int panel, int ld)
+{
+    return col / panel * rows * ld + row * ld + col % panel;
+}
 
-#if TILE_TRANSPOSE_A
-#define A_TILE_ROWS BLOCK_K
-#define A_TILE_COLS BLOCK_M
-#else
-#define A_TILE_ROWS BLOCK_M
-#define A_TILE_COLS BLOCK_K
-#endif
-#if TILE_TRANSPOSE_B
-#define B_TILE_ROWS BLOCK_N
-#define B_TILE_COLS BLOCK_K
-#else
-#define B_TILE_ROWS BLOCK_K
-#define B_TILE_COLS BLOCK_N
-#endif
+/* One operand's slab in shared memory. */
+typedef struct {
+    int rows, cols;             /* as stored: the operand's own orientation */
+    int panel, ld;              /* panel width and row pitch, in elements */
+    int panels, elems;          /* panels per slab; elements per slab, padding included */
+    int box_rows, box_panels;   /* one block's share on the copy-engine path (see clusters, below) */
+} Slab;
 
-/* Wide fragments: panels of up to 128 elements, rows padded by 16 bytes. Narrow: panels one fragment wide,
-   16-byte rows. */
-#define A_WIDE (TILE_FRAG_ROW_A * sizeof(input_t) >= 32)
-#define A_PANEL (A_WIDE ? (A_TILE_COLS > 128 ? 128 : A_TILE_COLS) : TILE_FRAG_ROW_A)
-#define A_LD (A_WIDE ? A_PANEL + 16 / sizeof(input_t) : 16 / sizeof(input_t))
-#define A_STAGE_ELEMS (A_TILE_COLS / A_PANEL * A_TILE_ROWS * A_LD)
-#define B_WIDE (TILE_FRAG_ROW_B * sizeof(input_t) >= 32)
-#define B_PANEL (B_WIDE ? (B_TILE_COLS > 128 ? 128 : B_TILE_COLS) : TILE_FRAG_ROW_B)
-#define B_LD (B_WIDE ? B_PANEL + 16 / sizeof(input_t) : 16 / sizeof(input_t))
-#define B_STAGE_ELEMS (B_TILE_COLS / B_PANEL * B_TILE_ROWS * B_LD)
+/* Wide fragments: panels of up to 128 elements, rows padded by 16 bytes. Narrow: panels one fragment
+   wide, 16-byte rows. `sharers` blocks copy a share each: whole panels when there are enough, else a
+   band of rows. */
+__host__ __device__ constexpr Slab make_slab(int rows, int cols, int frag_row, int sharers)
+{
+    bool wide = frag_row * (int)sizeof(input_t) >= 32;
+    int panel = wide ? (cols > 128 ? 128 : cols) : frag_row;
+    int ld = wide ? panel + 16 / (int)sizeof(input_t) : 16 / (int)sizeof(input_t);
+    int panels = cols / panel;
+    bool split_panels = panels > 1 && panels % sharers == 0;
+    return Slab{rows, cols, panel, ld, panels, panels * rows * ld,
+                split_panels ? rows : rows / sharers, split_panels ? panels / sharers : panels};
+}
 
-#if TILE_TRANSPOSE_A
-#define A_SMEM_OFFSET(i, kk) TILE_OFFSET((kk), (i), A_TILE_ROWS, A_PANEL, A_LD)
-#else
-#define A_SMEM_OFFSET(i, kk) TILE_OFFSET((i), (kk), A_TILE_ROWS, A_PANEL, A_LD)
-#endif
-#if TILE_TRANSPOSE_B
-#define B_SMEM_OFFSET(kk, j) TILE_OFFSET((j), (kk), B_TILE_ROWS, B_PANEL, B_LD)
-#else
-#define B_SMEM_OFFSET(kk, j) TILE_OFFSET((kk), (j), B_TILE_ROWS, B_PANEL, B_LD)
-#endif
-#line 1261 "gemm.md"
+/* Where element (i, kk) of op(A)'s slab and element (kk, j) of op(B)'s lie. */
+__host__ __device__ constexpr int a_offset(Slab a, int i, int kk)
+{
+    return TILE_TRANSPOSE_A ? tile_offset(kk, i, a.rows, a.panel, a.ld) : tile_offset(i, kk, a.rows, a.panel, a.ld);
+}
+__host__ __device__ constexpr int b_offset(Slab b, int kk, int j)
+{
+    return TILE_TRANSPOSE_B ? tile_offset(j, kk, b.rows, b.panel, b.ld) : tile_offset(kk, j, b.rows, b.panel, b.ld);
+}
+#line 1284 "gemm.md"
+typedef struct {
+    int block_m, block_n, block_k, warps_n, stages, cluster;   /* from the table */
+    int threads, warp_tile_m, warp_tile_n, frags_m, frags_n;
+    Slab a, b;
+    int staging_ld, staging_warp_elems;               /* the epilogue's staging area, per warp */
+    int barrier_offset, shared_bytes;                 /* bytes: slabs or staging, then the barriers */
+} TileGeometry;
+
+__host__ __device__ constexpr TileGeometry tile_geometry(int index)
+{
+    Tile row = tile_row(index);
+    TileGeometry tile = {};
+    tile.block_m = row.block_m;
+    tile.block_n = row.block_n;
+    tile.block_k = row.block_k;
+    tile.warps_n = row.warps_n;
+    tile.stages = row.stages;
+    tile.cluster = row.cluster;
+    tile.threads = row.warps_m * row.warps_n * 32;
+    tile.warp_tile_m = row.block_m / row.warps_m;
+    tile.warp_tile_n = row.block_n / row.warps_n;
+    tile.frags_m = tile.warp_tile_m / FRAG_M;
+    tile.frags_n = tile.warp_tile_n / FRAG_N;
+    tile.a = TILE_TRANSPOSE_A ? make_slab(row.block_k, row.block_m, TILE_FRAG_ROW_A, row.cluster)
+                              : make_slab(row.block_m, row.block_k, TILE_FRAG_ROW_A, row.cluster);
+    tile.b = TILE_TRANSPOSE_B ? make_slab(row.block_n, row.block_k, TILE_FRAG_ROW_B, 1)
+                              : make_slab(row.block_k, row.block_n, TILE_FRAG_ROW_B, 1);
+    tile.staging_ld = FRAG_N + 16 / (int)sizeof(accum_t);
+    tile.staging_warp_elems = tile.frags_n * FRAG_M * tile.staging_ld;
+    int pipeline = row.stages * (tile.a.elems + tile.b.elems) * (int)sizeof(input_t);
+    int staging = row.warps_m * row.warps_n * tile.staging_warp_elems * (int)sizeof(accum_t);
+    tile.barrier_offset = pipeline > staging ? pipeline : staging;
+    tile.shared_bytes = tile.barrier_offset + 2 * row.stages * (int)sizeof(unsigned long long);
+    return tile;
+}
+#line 1344 "gemm.md"
 /* The 32-bit shared-memory address that PTX instructions naming .shared take. */
 __device__ static inline unsigned shared_address(const void *pointer)
 {
@@ -656,11 +718,12 @@ __device__ static inline void copy_async(void *shared_destination, const void *g
         *(uint2 *)shared_destination = *(const uint2 *)global_source;
 #endif
 }
-#line 1305 "gemm.md"
-#define CHUNK_ELEMS(panel) ((panel) * sizeof(input_t) >= 16 ? 16 / sizeof(input_t) : (panel))
-#define CHUNKS_PER_ROW(cols, panel) ((cols) / CHUNK_ELEMS(panel))
-#define COPY_ROW(cols, panel) (threadIdx.x / (8 * CHUNKS_PER_ROW(cols, panel)) * 8 + threadIdx.x % 8)
-#define COPY_COL(cols, panel) (threadIdx.x / 8 % CHUNKS_PER_ROW(cols, panel) * CHUNK_ELEMS(panel))
+#line 1388 "gemm.md"
+/* Elements per copy: 16 bytes, or the whole row of a panel narrower than that. */
+__host__ __device__ constexpr int chunk_elems(int panel)
+{
+    return panel * (int)sizeof(input_t) >= 16 ? 16 / (int)sizeof(input_t) : panel;
+}
 
 /* One thread's share of copying one operand: where its first chunk of slab 0 comes from, where it goes. */
 typedef struct {
@@ -669,48 +732,51 @@ typedef struct {
     int offset;              /* in the shared-memory slab */
 } CopyPlan;
 
-/* source and destination point at this thread's first chunk of the slab. */
-template <int ROWS, int COLS, int PANEL, int LD>
-__device__ static inline void copy_tile_async(input_t *destination, const input_t *source, int ld)
+/* Thread `thread`'s first chunk of a slab whose first element is `operand`: chunks are numbered down
+   groups of 8 rows, then across. */
+__device__ static inline CopyPlan copy_plan(const input_t *operand, int ld, Slab slab, int thread)
 {
-    const int chunks_per_row = CHUNKS_PER_ROW(COLS, PANEL);
+    int chunks_per_row = slab.cols / chunk_elems(slab.panel);
+    int row = thread / (8 * chunks_per_row) * 8 + thread % 8;
+    int col = thread / 8 % chunks_per_row * chunk_elems(slab.panel);
+    CopyPlan plan = {operand + (size_t)row * ld + col, ld, tile_offset(row, col, slab.rows, slab.panel, slab.ld)};
+    return plan;
+}
+
+/* source and destination point at this thread's first chunk of the slab. */
+template <int THREADS, int ROWS, int COLS, int PANEL, int LD>
+__device__ static inline void copy_slab_async(input_t *destination, const input_t *source, int ld)
+{
+    const int chunk = chunk_elems(PANEL), chunks_per_row = COLS / chunk;
     const int threads_per_8_rows = 8 * chunks_per_row;
     /* Few chunks per row: a pass covers several groups of 8 rows. Many: 8 rows take several passes. */
     const int rows_per_pass = threads_per_8_rows <= THREADS ? THREADS / chunks_per_row : 8;
     const int column_passes = threads_per_8_rows <= THREADS ? 1 : threads_per_8_rows / THREADS;
-    const int column_step = THREADS / 8 * CHUNK_ELEMS(PANEL);
+    const int column_step = THREADS / 8 * chunk;
     static_assert((THREADS % threads_per_8_rows == 0 || threads_per_8_rows % THREADS == 0) &&
                   ROWS % rows_per_pass == 0, "the block's threads must tile each slab in whole passes");
 #pragma unroll
     for (int row_pass = 0; row_pass < ROWS / rows_per_pass; row_pass++)
 #pragma unroll
         for (int column_pass = 0; column_pass < column_passes; column_pass++)
-            copy_async<CHUNK_ELEMS(PANEL) * sizeof(input_t)>(
-                destination + row_pass * rows_per_pass * LD + TILE_OFFSET(0, column_pass * column_step, ROWS, PANEL, LD),
+            copy_async<chunk * sizeof(input_t)>(
+                destination + row_pass * rows_per_pass * LD + tile_offset(0, column_pass * column_step, ROWS, PANEL, LD),
                 source + (size_t)row_pass * rows_per_pass * ld + column_pass * column_step);
 }
 
+/* Every thread of the block copies its chunks of slab k_tile of A and of B. */
+template <int TILE>
 __device__ static inline void load_stage(input_t *a_tile, input_t *b_tile, const CopyPlan *a_plan,
                                          const CopyPlan *b_plan, int k_tile)
 {
-    copy_tile_async<A_TILE_ROWS, A_TILE_COLS, A_PANEL, A_LD>(
-        a_tile + a_plan->offset, a_plan->source + TILE_A_INDEX(0, k_tile * BLOCK_K, a_plan->ld), a_plan->ld);
-    copy_tile_async<B_TILE_ROWS, B_TILE_COLS, B_PANEL, B_LD>(
-        b_tile + b_plan->offset, b_plan->source + TILE_B_INDEX(k_tile * BLOCK_K, 0, b_plan->ld), b_plan->ld);
+    constexpr TileGeometry tile = tile_geometry(TILE);
+    constexpr Slab a = tile.a, b = tile.b;
+    copy_slab_async<tile.threads, a.rows, a.cols, a.panel, a.ld>(
+        a_tile + a_plan->offset, a_plan->source + TILE_A_INDEX(0, k_tile * tile.block_k, a_plan->ld), a_plan->ld);
+    copy_slab_async<tile.threads, b.rows, b.cols, b.panel, b.ld>(
+        b_tile + b_plan->offset, b_plan->source + TILE_B_INDEX(k_tile * tile.block_k, 0, b_plan->ld), b_plan->ld);
 }
-#line 1428 "gemm.md"
-#define A_PANELS (A_TILE_COLS / A_PANEL)
-#define B_PANELS (B_TILE_COLS / B_PANEL)
-/* A block's share of A: whole panels when the slab has several, else a band of rows. */
-#define A_SPLIT_PANELS (A_PANELS > 1 && A_PANELS % CLUSTER == 0)
-#define A_BOX_ROWS (A_SPLIT_PANELS ? A_TILE_ROWS : A_TILE_ROWS / CLUSTER)
-#define A_BOX_PANELS (A_SPLIT_PANELS ? A_PANELS / CLUSTER : A_PANELS)
-#define STAGE_BYTES ((A_STAGE_ELEMS + B_STAGE_ELEMS) * sizeof(input_t))   /* what lands in each block per slab */
-static_assert(A_LD <= 256 && B_LD <= 256 && A_BOX_ROWS <= 256 && B_TILE_ROWS <= 256 && A_BOX_PANELS <= 256 &&
-              B_PANELS <= 256, "a box is at most 256 elements along each dimension");
-static_assert(A_SPLIT_PANELS || A_TILE_ROWS % CLUSTER == 0, "the blocks of a cluster share A's slab evenly");
-static_assert(STAGE_BYTES < (1 << 20), "an mbarrier counts fewer than 2^20 bytes per phase");
-
+#line 1527 "gemm.md"
 /* Copies a box of the tensor to shared memory, to the same offset in every block of mask (0: this block
    only); each destination's barrier at the barrier's offset counts the bytes. */
 __device__ static inline void copy_tensor(void *shared_destination, const CUtensorMap *map, int row, int panel,
@@ -731,24 +797,33 @@ __device__ static inline void copy_tensor(void *shared_destination, const CUtens
 }
 
 /* One thread copies slab k_tile: this block's share of A to every block of the cluster, B to itself. */
+template <int TILE>
 __device__ static inline void load_stage_tensor(input_t *a_tile, input_t *b_tile, const CUtensorMap *a_map,
                                                 const CUtensorMap *b_map, int block_row, int block_col, int k_tile,
                                                 unsigned long long *full, unsigned rank)
 {
-    int k0 = k_tile * BLOCK_K, m0 = block_row * BLOCK_M, n0 = block_col * BLOCK_N;
-    int a_row = TILE_TRANSPOSE_A ? k0 : m0, a_panel = (TILE_TRANSPOSE_A ? m0 : k0) / A_PANEL;
-    int b_row = TILE_TRANSPOSE_B ? n0 : k0, b_panel = (TILE_TRANSPOSE_B ? k0 : n0) / B_PANEL;
-    if (A_SPLIT_PANELS) {
-        a_tile += rank * A_BOX_PANELS * A_TILE_ROWS * A_LD;
-        a_panel += rank * A_BOX_PANELS;
+    constexpr TileGeometry tile = tile_geometry(TILE);
+    constexpr Slab a = tile.a, b = tile.b;
+    constexpr bool split_panels = a.box_panels < a.panels;
+    static_assert(a.ld <= 256 && b.ld <= 256 && a.box_rows <= 256 && b.rows <= 256 && a.box_panels <= 256 &&
+                  b.panels <= 256, "a box is at most 256 elements along each dimension");
+    static_assert(a.box_rows * a.box_panels * tile.cluster == a.rows * a.panels,
+                  "the blocks of a cluster share A's slab evenly");
+    static_assert((a.elems + b.elems) * sizeof(input_t) < (1 << 20), "an mbarrier counts fewer than 2^20 bytes per phase");
+    int k0 = k_tile * tile.block_k, m0 = block_row * tile.block_m, n0 = block_col * tile.block_n;
+    int a_row = TILE_TRANSPOSE_A ? k0 : m0, a_panel = (TILE_TRANSPOSE_A ? m0 : k0) / a.panel;
+    int b_row = TILE_TRANSPOSE_B ? n0 : k0, b_panel = (TILE_TRANSPOSE_B ? k0 : n0) / b.panel;
+    if (split_panels) {
+        a_tile += rank * a.box_panels * a.rows * a.ld;
+        a_panel += rank * a.box_panels;
     } else {
-        a_tile += rank * A_BOX_ROWS * A_LD;
-        a_row += rank * A_BOX_ROWS;
+        a_tile += rank * a.box_rows * a.ld;
+        a_row += rank * a.box_rows;
     }
-    copy_tensor(a_tile, a_map, a_row, a_panel, full, CLUSTER > 1 ? (1 << CLUSTER) - 1 : 0);
+    copy_tensor(a_tile, a_map, a_row, a_panel, full, tile.cluster > 1 ? (1 << tile.cluster) - 1 : 0);
     copy_tensor(b_tile, b_map, b_row, b_panel, full, 0);
 }
-#line 1526 "gemm.md"
+#line 1622 "gemm.md"
 /* The type pairs whose load_matrix_sync from shared memory compiles to generic loads */
 #if defined(BF16_IN_F32_OUT) || defined(TF32_IN_F32_OUT) || defined(F64_IN_OUT)
 #define LOAD_BY_PTX 1
@@ -829,32 +904,30 @@ __device__ static inline void load_shared_b(tile_fragment_b &fragment, const inp
     wmma::load_matrix_sync(fragment, pointer, ldm);
 #endif
 }
-#line 1618 "gemm.md"
-__device__ static inline void multiply_stage(fragment_c (&acc)[FRAGS_M][FRAGS_N], const input_t *a_tile,
-                                             const input_t *b_tile, int warp_row, int warp_col)
+#line 1714 "gemm.md"
+template <int TILE>
+__device__ static inline void multiply_stage(fragment_c (&acc)[tile_geometry(TILE).frags_m][tile_geometry(TILE).frags_n],
+                                             const input_t *a_tile, const input_t *b_tile, int warp_row, int warp_col)
 {
+    constexpr TileGeometry tile = tile_geometry(TILE);
 #pragma unroll
-    for (int kk = 0; kk < BLOCK_K; kk += FRAG_K) {
-        tile_fragment_a a_frag[FRAGS_M];
-        tile_fragment_b b_frag[FRAGS_N];
+    for (int kk = 0; kk < tile.block_k; kk += FRAG_K) {
+        tile_fragment_a a_frag[tile.frags_m];
+        tile_fragment_b b_frag[tile.frags_n];
 #pragma unroll
-        for (int i = 0; i < FRAGS_M; i++) {
-            load_shared_a(a_frag[i], a_tile + A_SMEM_OFFSET(warp_row + i * FRAG_M, kk), A_LD);
-        }
+        for (int i = 0; i < tile.frags_m; i++)
+            load_shared_a(a_frag[i], a_tile + a_offset(tile.a, warp_row + i * FRAG_M, kk), tile.a.ld);
 #pragma unroll
-        for (int j = 0; j < FRAGS_N; j++) {
-            load_shared_b(b_frag[j], b_tile + B_SMEM_OFFSET(kk, warp_col + j * FRAG_N), B_LD);
-        }
+        for (int j = 0; j < tile.frags_n; j++)
+            load_shared_b(b_frag[j], b_tile + b_offset(tile.b, kk, warp_col + j * FRAG_N), tile.b.ld);
 #pragma unroll
-        for (int i = 0; i < FRAGS_M; i++)
+        for (int i = 0; i < tile.frags_m; i++)
 #pragma unroll
-            for (int j = 0; j < FRAGS_N; j++)
+            for (int j = 0; j < tile.frags_n; j++)
                 wmma::mma_sync(acc[i][j], a_frag[i], b_frag[j], acc[i][j]);
     }
 }
-#line 1656 "gemm.md"
-#define STAGING_LD (FRAG_N + 16 / sizeof(accum_t))
-#define STAGING_WARP_ELEMS (FRAGS_N * FRAG_M * STAGING_LD)
+#line 1752 "gemm.md"
 #define C_VECTOR (16 / sizeof(accum_t))   /* accumulator elements per 16 bytes */
 
 typedef union {
@@ -862,21 +935,24 @@ typedef union {
     accum_t value[C_VECTOR];
 } AccumVector;
 
-__device__ static inline void store_tile(fragment_c (&acc)[FRAGS_M][FRAGS_N], accum_t *staging,
-                                         accum_t *c, int ldc, int row0, int col0,
+template <int TILE>
+__device__ static inline void store_tile(fragment_c (&acc)[tile_geometry(TILE).frags_m][tile_geometry(TILE).frags_n],
+                                         accum_t *staging, accum_t *c, int ldc, int row0, int col0,
                                          scalar_t alpha, scalar_t beta)
 {
+    constexpr TileGeometry tile = tile_geometry(TILE);
+    const int vectors_per_row = tile.warp_tile_n / C_VECTOR;
 #pragma unroll
-    for (int i = 0; i < FRAGS_M; i++) {
+    for (int i = 0; i < tile.frags_m; i++) {
 #pragma unroll
-        for (int j = 0; j < FRAGS_N; j++)
-            wmma::store_matrix_sync(staging + j * FRAG_M * STAGING_LD, acc[i][j], STAGING_LD, wmma::mem_row_major);
+        for (int j = 0; j < tile.frags_n; j++)
+            wmma::store_matrix_sync(staging + j * FRAG_M * tile.staging_ld, acc[i][j], tile.staging_ld,
+                                    wmma::mem_row_major);
         __syncwarp();
-        for (int v = threadIdx.x % 32; v < FRAG_M * WARP_TILE_N / C_VECTOR; v += 32) {
-            int row = v / (WARP_TILE_N / C_VECTOR);
-            int col = v % (WARP_TILE_N / C_VECTOR) * C_VECTOR;
+        for (int v = threadIdx.x % 32; v < FRAG_M * vectors_per_row; v += 32) {
+            int row = v / vectors_per_row, col = v % vectors_per_row * C_VECTOR;
             AccumVector result, old;
-            result.bits = *(const uint4 *)(staging + TILE_OFFSET(row, col, FRAG_M, FRAG_N, STAGING_LD));
+            result.bits = *(const uint4 *)(staging + tile_offset(row, col, FRAG_M, FRAG_N, tile.staging_ld));
             uint4 *destination = (uint4 *)(c + (size_t)(row0 + i * FRAG_M + row) * ldc + col0 + col);
             old.bits = beta != 0 ? *destination : make_uint4(0, 0, 0, 0);
 #pragma unroll
@@ -887,28 +963,27 @@ __device__ static inline void store_tile(fragment_c (&acc)[FRAGS_M][FRAGS_N], ac
         __syncwarp();   /* the staging area is rewritten for the next row of fragments */
     }
 }
-#line 1707 "gemm.md"
+#line 1804 "gemm.md"
 #define GROUP_ROWS 8
 
-__device__ static inline void block_position(int *block_row, int *block_col, int blocks_m, int blocks_n)
+/* Block `block` of the grid takes block tile (block_row, block_col) of a blocks_m x blocks_n grid of them;
+   clusters of `cluster` blocks take neighbours along N. */
+__device__ static inline void block_position(int block, int cluster, int blocks_m, int blocks_n, int *block_row,
+                                             int *block_col)
 {
-    int id = blockIdx.x / CLUSTER, clusters_n = blocks_n / CLUSTER;
+    int id = block / cluster, clusters_n = blocks_n / cluster;
     int first_row = id / (GROUP_ROWS * clusters_n) * GROUP_ROWS;
     int rows_in_group = min(blocks_m - first_row, GROUP_ROWS);
     int in_group = id % (GROUP_ROWS * clusters_n);
     *block_row = first_row + in_group % rows_in_group;
-    *block_col = in_group / rows_in_group * CLUSTER + blockIdx.x % CLUSTER;
+    *block_col = in_group / rows_in_group * cluster + block % cluster;
 }
-#line 1810 "gemm.md"
+#line 1910 "gemm.md"
 #if __CUDA_ARCH__ >= 900
 #define USE_TMA 1   /* slabs by the copy engine, A shared by the cluster */
-#define STAGES STAGES_TMA
 #else
-#define USE_TMA 0   /* slabs by cp.async, each block on its own */
-#define STAGES STAGES_CP_ASYNC
+#define USE_TMA 0   /* slabs by cp.async (plain loads before sm_80), each block on its own */
 #endif
-#define PREFETCH (STAGES - 2)   /* slabs in flight while the warps compute on one */
-#define CLUSTER_ON_DEVICE (USE_TMA ? CLUSTER : 1)
 
 __device__ static inline void barrier_init(unsigned long long *barrier, unsigned count)
 {
@@ -935,10 +1010,10 @@ __device__ static inline void barrier_arrive_expect(unsigned long long *barrier,
 }
 
 /* One arrival on the barrier at this offset in every block of the cluster (before sm_90: in this block). */
-__device__ static inline void barrier_arrive(unsigned long long *barrier)
+__device__ static inline void barrier_arrive(unsigned long long *barrier, int cluster)
 {
 #if __CUDA_ARCH__ >= 900
-    for (unsigned rank = 0; rank < CLUSTER; rank++)
+    for (int rank = 0; rank < cluster; rank++)
         asm volatile("{\n .reg .b32 remote;\n mapa.shared::cluster.u32 remote, %0, %1;\n"
                      " mbarrier.arrive.shared::cluster.b64 _, [remote];\n}\n"
                      ::"r"(shared_address(barrier)), "r"(rank) : "memory");
@@ -993,87 +1068,107 @@ __device__ static inline void barrier_wait(unsigned long long *barrier, int use)
     __syncthreads();
 #endif
 }
-#line 1923 "gemm.md"
-#define PIPELINE_BYTES(stages) ((stages) * (A_STAGE_ELEMS + B_STAGE_ELEMS) * sizeof(input_t))
-#define STAGING_BYTES (WARPS_M * WARPS_N * STAGING_WARP_ELEMS * sizeof(accum_t))
-#define SHARED_BYTES(stages) (PIPELINE_BYTES(stages) > STAGING_BYTES ? PIPELINE_BYTES(stages) : STAGING_BYTES)
-static_assert(SHARED_BYTES(STAGES_CP_ASYNC) <= 163 * 1024, "the cp.async path fits an A100: 163 KiB per block");
-static_assert(SHARED_BYTES(STAGES_TMA) <= 227 * 1024, "the copy-engine path fits an H100: 227 KiB per block");
+#line 2019 "gemm.md"
+/* What the loop's producer side needs: where the slabs go, how their arrival is counted, where they come from. */
+typedef struct {
+    input_t *a_tiles, *b_tiles;         /* `stages` slabs of each */
+    unsigned long long *full, *empty;   /* one barrier of each per stage */
+    CopyPlan a_plan, b_plan;            /* cp.async: this thread's chunks */
+    const CUtensorMap *a_map, *b_map;   /* copy engine: the operands */
+    int block_row, block_col;           /* this block's tile of C */
+    unsigned rank;                      /* this block's number in its cluster */
+} Pipeline;
 
-__global__ void __launch_bounds__(THREADS, 1)
+/* Step 1: once every warp (of the cluster) has released the buffer's previous slab, request slab `next`. */
+template <int TILE>
+__device__ static inline void request_slab(const Pipeline *pipe, int next)
+{
+    constexpr TileGeometry tile = tile_geometry(TILE);
+    int s = next % tile.stages;
+    input_t *a_tile = pipe->a_tiles + s * tile.a.elems, *b_tile = pipe->b_tiles + s * tile.b.elems;
+    if (USE_TMA) {
+        if (threadIdx.x != next % (tile.threads / 32) * 32)   /* one thread, a different warp each slab */
+            return;
+        if (next >= tile.stages)
+            barrier_wait(&pipe->empty[s], next / tile.stages - 1);
+        barrier_arrive_expect(&pipe->full[s], (tile.a.elems + tile.b.elems) * sizeof(input_t));
+        load_stage_tensor<TILE>(a_tile, b_tile, pipe->a_map, pipe->b_map, pipe->block_row, pipe->block_col, next,
+                                &pipe->full[s], pipe->rank);
+    } else {
+        if (next >= tile.stages)
+            barrier_wait(&pipe->empty[s], next / tile.stages - 1);
+        load_stage<TILE>(a_tile, b_tile, &pipe->a_plan, &pipe->b_plan, next);
+        barrier_arrive_on_copies(&pipe->full[s]);
+    }
+}
+
+/* Step 3: after the warp's last mma_sync on a slab, lane 0 releases its buffer in every block of the cluster. */
+__device__ static inline void release_slab(unsigned long long *empty, int cluster)
+{
+    __syncwarp();   /* the other lanes' fragment loads are done too */
+    if (threadIdx.x % 32 == 0)
+        barrier_arrive(empty, cluster);
+}
+#line 2066 "gemm.md"
+template <int TILE>
+__global__ void __launch_bounds__(tile_geometry(TILE).threads, 1)
 d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__restrict__ c,
        Shape shape, scalar_t alpha, scalar_t beta, const __grid_constant__ CUtensorMap a_map,
        const __grid_constant__ CUtensorMap b_map)
 {
+    constexpr TileGeometry tile = tile_geometry(TILE);
+    constexpr int cluster = USE_TMA ? tile.cluster : 1, prefetch = tile.stages - 2;   /* slabs in flight */
     extern __shared__ __align__(128) unsigned char shared_bytes[];
-    input_t *a_tiles = (input_t *)shared_bytes;
-    input_t *b_tiles = a_tiles + STAGES * A_STAGE_ELEMS;
-    int block_row, block_col;
-    block_position(&block_row, &block_col, shape.m_padded / BLOCK_M, shape.n_padded / BLOCK_N);
-    int warp = threadIdx.x / 32;
-    int warp_row = warp / WARPS_N * WARP_TILE_M;
-    int warp_col = warp % WARPS_N * WARP_TILE_N;
+    Pipeline pipe;
+    pipe.a_tiles = (input_t *)shared_bytes;
+    pipe.b_tiles = pipe.a_tiles + tile.stages * tile.a.elems;
+    pipe.full = (unsigned long long *)(shared_bytes + tile.barrier_offset);
+    pipe.empty = pipe.full + tile.stages;
+    block_position(blockIdx.x, tile.cluster, shape.m_padded / tile.block_m, shape.n_padded / tile.block_n,
+                   &pipe.block_row, &pipe.block_col);
     int lda = TILE_TRANSPOSE_A ? shape.m_padded : shape.k_padded;
     int ldb = TILE_TRANSPOSE_B ? shape.k_padded : shape.n_padded;
-    int a_row = COPY_ROW(A_TILE_COLS, A_PANEL), a_col = COPY_COL(A_TILE_COLS, A_PANEL);
-    int b_row = COPY_ROW(B_TILE_COLS, B_PANEL), b_col = COPY_COL(B_TILE_COLS, B_PANEL);
-    CopyPlan a_plan = {a + TILE_A_INDEX(block_row * BLOCK_M, 0, lda) + (size_t)a_row * lda + a_col, lda,
-                       (int)TILE_OFFSET(a_row, a_col, A_TILE_ROWS, A_PANEL, A_LD)};
-    CopyPlan b_plan = {b + TILE_B_INDEX(0, block_col * BLOCK_N, ldb) + (size_t)b_row * ldb + b_col, ldb,
-                       (int)TILE_OFFSET(b_row, b_col, B_TILE_ROWS, B_PANEL, B_LD)};
-    int k_tiles = shape.k_padded / BLOCK_K;
+    pipe.a_plan = copy_plan(a + TILE_A_INDEX(pipe.block_row * tile.block_m, 0, lda), lda, tile.a, threadIdx.x);
+    pipe.b_plan = copy_plan(b + TILE_B_INDEX(0, pipe.block_col * tile.block_n, ldb), ldb, tile.b, threadIdx.x);
+    pipe.a_map = &a_map;
+    pipe.b_map = &b_map;
+    int warp = threadIdx.x / 32;
+    int warp_row = warp / tile.warps_n * tile.warp_tile_m, warp_col = warp % tile.warps_n * tile.warp_tile_n;
 
-    fragment_c acc[FRAGS_M][FRAGS_N];
+    fragment_c acc[tile.frags_m][tile.frags_n];
 #pragma unroll
-    for (int i = 0; i < FRAGS_M; i++)
+    for (int i = 0; i < tile.frags_m; i++)
 #pragma unroll
-        for (int j = 0; j < FRAGS_N; j++)
+        for (int j = 0; j < tile.frags_n; j++)
             wmma::fill_fragment(acc[i][j], ACCUM_ZERO);
 
-    __shared__ unsigned long long full[STAGES], empty[STAGES];
     if (threadIdx.x == 0)
-        for (int s = 0; s < STAGES; s++) {
-            barrier_init(&full[s], USE_TMA ? 1 : THREADS);
-            barrier_init(&empty[s], THREADS / 32 * CLUSTER_ON_DEVICE);
+        for (int s = 0; s < tile.stages; s++) {
+            barrier_init(&pipe.full[s], USE_TMA ? 1 : tile.threads);
+            barrier_init(&pipe.empty[s], tile.threads / 32 * cluster);
         }
     fence_barrier_init();
     cluster_sync();   /* every block's barriers are ready before anyone copies or arrives */
-    unsigned rank = cluster_rank();
-    for (int k_tile = -PREFETCH; k_tile < k_tiles; k_tile++) {
-        int next = k_tile + PREFETCH;   /* the slab to request in this step */
-        if (next < k_tiles) {
-            int s = next % STAGES;
-            if (USE_TMA) {
-                if (threadIdx.x == next % (THREADS / 32) * 32) {   /* one thread, a different warp each slab */
-                    if (next >= STAGES)
-                        barrier_wait(&empty[s], next / STAGES - 1);
-                    barrier_arrive_expect(&full[s], STAGE_BYTES);
-                    load_stage_tensor(a_tiles + s * A_STAGE_ELEMS, b_tiles + s * B_STAGE_ELEMS, &a_map, &b_map,
-                                      block_row, block_col, next, &full[s], rank);
-                }
-            } else {
-                if (next >= STAGES)
-                    barrier_wait(&empty[s], next / STAGES - 1);
-                load_stage(a_tiles + s * A_STAGE_ELEMS, b_tiles + s * B_STAGE_ELEMS, &a_plan, &b_plan, next);
-                barrier_arrive_on_copies(&full[s]);
-            }
-        }
+    pipe.rank = cluster_rank();
+
+    int k_tiles = shape.k_padded / tile.block_k;
+    for (int k_tile = -prefetch; k_tile < k_tiles; k_tile++) {
+        if (k_tile + prefetch < k_tiles)
+            request_slab<TILE>(&pipe, k_tile + prefetch);
         if (k_tile < 0)
             continue;
-        int s = k_tile % STAGES;
-        barrier_wait(&full[s], k_tile / STAGES);
-        multiply_stage(acc, a_tiles + s * A_STAGE_ELEMS, b_tiles + s * B_STAGE_ELEMS, warp_row, warp_col);
-        __syncwarp();
-        if (threadIdx.x % 32 == 0)
-            barrier_arrive(&empty[s]);
+        int s = k_tile % tile.stages;
+        barrier_wait(&pipe.full[s], k_tile / tile.stages);
+        multiply_stage<TILE>(acc, pipe.a_tiles + s * tile.a.elems, pipe.b_tiles + s * tile.b.elems, warp_row, warp_col);
+        release_slab(&pipe.empty[s], cluster);
     }
     __syncthreads();   /* all warps are done with the slabs: reuse them as staging */
 
-    store_tile(acc, (accum_t *)shared_bytes + warp * STAGING_WARP_ELEMS, c, shape.n_padded,
-               block_row * BLOCK_M + warp_row, block_col * BLOCK_N + warp_col, alpha, beta);
+    store_tile<TILE>(acc, (accum_t *)shared_bytes + warp * tile.staging_warp_elems, c, shape.n_padded,
+                     pipe.block_row * tile.block_m + warp_row, pipe.block_col * tile.block_n + warp_col, alpha, beta);
     cluster_sync();   /* the other blocks may still arrive on our barriers: stay until they are done */
 }
-#line 2028 "gemm.md"
+#line 2150 "gemm.md"
 #define PEAK_CHAINS 8
 #define PEAK_WARPS 8
 #define PEAK_LD 64   /* elements per row of the peak operands: a multiple of 16 bytes for every type */
@@ -1102,7 +1197,7 @@ d_peak(const input_t *a, const input_t *b, accum_t *c, int iterations)
     int warp = blockIdx.x * PEAK_WARPS + threadIdx.x / 32;
     wmma::store_matrix_sync(c + (size_t)warp * FRAG_M * FRAG_N, acc[0], FRAG_N, wmma::mem_row_major);
 }
-#line 2077 "gemm.md"
+#line 2199 "gemm.md"
 #if IS_INTEGER
 #define INPUT_TO_EXACT(x) ((long long)(x))
 #define ACCUM_TO_EXACT(x) ((long long)(x))
@@ -1110,7 +1205,7 @@ d_peak(const input_t *a, const input_t *b, accum_t *c, int iterations)
 #define INPUT_TO_EXACT(x) INPUT_TO_DOUBLE(x)
 #define ACCUM_TO_EXACT(x) ACCUM_TO_DOUBLE(x)
 #endif
-#line 2113 "gemm.md"
+#line 2235 "gemm.md"
 #if defined(F64_IN_OUT)
 #define ROUNDING_STEPS(k) ((double)(k) + 2.0)
 #else
@@ -1128,7 +1223,7 @@ __host__ __device__ static inline double error_bound(double abs_products, double
            UNIT_ROUNDOFF_OUT * abs_result;
 #endif
 }
-#line 2148 "gemm.md"
+#line 2270 "gemm.md"
 __host__ __device__ static inline void reference_element(const input_t *a, const input_t *b, const accum_t *c_in,
                                                          Shape shape, exact_t alpha, exact_t beta, int i, int j,
                                                          exact_t *result, double *bound)
@@ -1172,7 +1267,7 @@ __global__ void d_gemm_reference(const input_t *a, const input_t *b, const accum
         reference_element(a, b, c_in, shape, alpha, beta, i, j,
                           &result[(size_t)i * shape.n + j], &bound[(size_t)i * shape.n + j]);
 }
-#line 2200 "gemm.md"
+#line 2322 "gemm.md"
 typedef struct {
     long long failures;
     double worst_error, worst_bound, worst_ratio;
@@ -1202,7 +1297,7 @@ static Verdict compare_results(const accum_t *c_out, const exact_t *expected, co
     }
     return verdict;
 }
-#line 2265 "gemm.md"
+#line 2388 "gemm.md"
 enum { KERNEL_FAST, KERNEL_NAIVE };
 enum { VERIFY_AUTO, VERIFY_CPU, VERIFY_GPU, VERIFY_OFF };
 enum { FORMAT_TEXT, FORMAT_KV, FORMAT_CSV };
@@ -1210,6 +1305,7 @@ enum { FORMAT_TEXT, FORMAT_KV, FORMAT_CSV };
 #define MAX_DIMENSION (1 << 30)
 #define MAX_PRINT_DIMENSION 32
 #define CPU_VERIFY_LIMIT (1LL << 27)   /* multiply-adds: about a second on one core */
+#define MAX_SHARED_LIMIT (1 << 20)     /* --shared-limit: more than any GPU has */
 
 typedef struct {
     int m, n, k;
@@ -1219,8 +1315,9 @@ typedef struct {
     unsigned long long seed;
     int cublas, print, peak, self_test, help;
     const char *dump_prefix;
+    int shared_limit;   /* bytes of shared memory per block to pretend the GPU has; 0: what it has */
 } Options;
-#line 2291 "gemm.md"
+#line 2416 "gemm.md"
 static int parse_integer(const char *text, long long low, long long high, long long *value)
 {
     char *end;
@@ -1264,9 +1361,10 @@ static int parse_options(int argc, char **argv, Options *options, char *error, s
         {"print", no_argument, NULL, 'p'},          {"format", required_argument, NULL, 'f'},
         {"dump", required_argument, NULL, 'd'},     {"peak", no_argument, NULL, 'P'},
         {"self-test", no_argument, NULL, 'T'},      {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+        {"shared-limit", required_argument, NULL, 'L'}, {NULL, 0, NULL, 0}};
     Options defaults = {4096, 4096, 4096, KERNEL_FAST, VERIFY_AUTO, FORMAT_TEXT, 10, 2,
-                        1.0, 0.0, 1, 0, 0, 0, 0, 0, NULL};
+                        1.0, 0.0, 1, 0, 0, 0, 0, 0, NULL, 0};
+    size_t length;
     long long number;
     int option;
 
@@ -1305,6 +1403,22 @@ static int parse_options(int argc, char **argv, Options *options, char *error, s
         case 'c': options->cublas = 1; break;
         case 'p': options->print = 1; break;
         case 'd': options->dump_prefix = optarg; break;
+        case 'L':   /* bytes, or KiB with a K: 101376 and 99K are the same */
+            length = strlen(optarg);
+            if (length > 1 && optarg[length - 1] == 'K') {
+                char kib[32];
+                snprintf(kib, sizeof kib, "%.*s", (int)(length - 1), optarg);
+                number = parse_integer(kib, 1, MAX_SHARED_LIMIT / 1024, &number) == 0 ? number * 1024 : -1;
+            } else if (parse_integer(optarg, 1, MAX_SHARED_LIMIT, &number) != 0) {
+                number = -1;
+            }
+            if (number < 0) {
+                snprintf(error, error_size, "--shared-limit wants bytes (or KiB with a K, as in 99K) from 1 to %d, "
+                         "not '%s'", MAX_SHARED_LIMIT, optarg);
+                return -1;
+            }
+            options->shared_limit = (int)number;
+            break;
         case 'P': options->peak = 1; break;
         case 'T': options->self_test = 1; break;
         case 'h': options->help = 1; return 0;
@@ -1357,6 +1471,8 @@ static void print_usage(FILE *out)
             "  -p, --print                      print the matrices (sizes up to %d)\n"
             "  -f, --format=text|kv|csv         output format (default text)\n"
             "  -d, --dump=PREFIX                write PREFIX_{A,B,C_in,C_out}.npy\n"
+            "      --shared-limit=BYTES         choose d_gemm's tiles as for a GPU with this much shared\n"
+            "                                   memory per block (99K: an RTX 4090, 64K: a T4)\n"
             "      --peak                       measure the WMMA ceiling\n"
             "      --self-test                  test the host code (no GPU needed)\n"
             "  -h, --help                       this text\n"
@@ -1364,7 +1480,7 @@ static void print_usage(FILE *out)
             "             4 out of memory, 5 CUDA or cuBLAS error, 6 file error\n",
             TYPE_NAME, SHAPE_NAME, TRANSPOSE_A, TRANSPOSE_B, MAX_PRINT_DIMENSION);
 }
-#line 2455 "gemm.md"
+#line 2599 "gemm.md"
 static uint64_t next_random(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
@@ -1408,20 +1524,41 @@ static void fill_accum(accum_t *x, size_t count, uint64_t seed, uint64_t stream)
 #endif
     }
 }
-#line 2518 "gemm.md"
+#line 2662 "gemm.md"
+/* d_gemm for each tile configuration of this type pair; NULL past the last. */
+#define GEMM_KERNEL(index) ((index) < TILES ? (const void *)d_gemm<(index) < TILES ? (index) : 0> : NULL)
+static const void *const GEMM_KERNELS[4] = {GEMM_KERNEL(0), GEMM_KERNEL(1), GEMM_KERNEL(2), GEMM_KERNEL(3)};
+
+/* The first, largest tile configuration that needs at most `budget` bytes of shared memory; -1 if none. */
+static int choose_tile(int budget)
+{
+    for (int index = 0; index < TILES; index++)
+        if (tile_geometry(index).shared_bytes <= budget)
+            return index;
+    return -1;
+}
+
 typedef struct {
     cudaDeviceProp properties;
-    int cc;             /* compute capability times ten */
-    int copy_engine;    /* d_gemm was compiled for sm_90 or later: copy engine, clusters, STAGES_TMA */
-    int shared_bytes;   /* d_gemm's dynamic shared memory on this path */
+    int cc;              /* compute capability times ten */
+    int ptx_version;     /* of d_gemm as it runs here: 90 and up copy engine, 80 and up cp.async, else loads */
+    int copy_engine;     /* ptx_version >= 90: slabs by the copy engine, clusters */
+    int shared_budget;   /* shared memory per block d_gemm may have: the GPU's, or less with --shared-limit */
+    int tile;            /* the row of the tile table that fits it */
 } Gpu;
+
+/* How d_gemm fills its slabs, from the architecture it was compiled for. */
+static const char *copy_path_name(int ptx_version)
+{
+    return ptx_version >= 90 ? "copy-engine" : ptx_version >= 80 ? "cp.async" : "loads";
+}
 
 static int compute_capability_ok(int major, int minor)
 {
     return major * 10 + minor >= MIN_CC;
 }
 
-static void select_gpu(Gpu *gpu)
+static void select_gpu(Gpu *gpu, const Options *options)
 {
     int count = 0;
     cudaError_t status = cudaGetDeviceCount(&count);
@@ -1434,16 +1571,25 @@ static void select_gpu(Gpu *gpu)
         die(EXIT_NO_GPU, "%s needs compute capability %d.%d or newer; %s has %d.%d", TYPE_NAME,
             MIN_CC / 10, MIN_CC % 10, gpu->properties.name, gpu->properties.major, gpu->properties.minor);
     CHECK_CUDA(cudaSetDevice(0));
+    gpu->shared_budget = (int)gpu->properties.sharedMemPerBlockOptin;
+    if (options->shared_limit > 0 && options->shared_limit < gpu->shared_budget)
+        gpu->shared_budget = options->shared_limit;
+    gpu->tile = choose_tile(gpu->shared_budget);
+    if (gpu->tile < 0) {
+        if (options->kernel == KERNEL_FAST && !options->peak)
+            die(EXIT_NO_GPU, "d_gemm needs at least %d bytes of shared memory per block for %s; %s allows %d",
+                tile_geometry(TILES - 1).shared_bytes, TYPE_NAME, gpu->properties.name, gpu->shared_budget);
+        gpu->tile = TILES - 1;   /* the naive kernel and the ceiling do not use it */
+    }
     cudaFuncAttributes kernel;
-    CHECK_CUDA(cudaFuncGetAttributes(&kernel, d_gemm));
+    CHECK_CUDA(cudaFuncGetAttributes(&kernel, GEMM_KERNELS[gpu->tile]));
+    gpu->ptx_version = kernel.ptxVersion;
     gpu->copy_engine = kernel.ptxVersion >= 90;
-    gpu->shared_bytes = (int)SHARED_BYTES(gpu->copy_engine ? STAGES_TMA : STAGES_CP_ASYNC);
-    if (gpu->shared_bytes > (int)gpu->properties.sharedMemPerBlockOptin)
-        die(EXIT_NO_GPU, "d_gemm needs %d bytes of shared memory per block; %s allows %d",
-            gpu->shared_bytes, gpu->properties.name, (int)gpu->properties.sharedMemPerBlockOptin);
-    CHECK_CUDA(cudaFuncSetAttribute(d_gemm, cudaFuncAttributeMaxDynamicSharedMemorySize, gpu->shared_bytes));
+    if (tile_geometry(gpu->tile).shared_bytes <= (int)gpu->properties.sharedMemPerBlockOptin)
+        CHECK_CUDA(cudaFuncSetAttribute(GEMM_KERNELS[gpu->tile], cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        tile_geometry(gpu->tile).shared_bytes));
 }
-#line 2563 "gemm.md"
+#line 2737 "gemm.md"
 static void *allocate(size_t bytes, const char *what)
 {
     void *memory = malloc(bytes > 0 ? bytes : 1);
@@ -1460,7 +1606,7 @@ static void check_device_memory(double bytes_needed)
         die(EXIT_NO_MEMORY, "this run needs %.2f GiB of device memory; %.2f GiB of %.2f GiB are free",
             bytes_needed / 0x1p30, free_bytes / 0x1p30, total_bytes / 0x1p30);
 }
-#line 2591 "gemm.md"
+#line 2765 "gemm.md"
 typedef struct {
     double median_ms, min_ms;
 } Timing;
@@ -1502,7 +1648,7 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
     free(times);
     return timing;
 }
-#line 2655 "gemm.md"
+#line 2829 "gemm.md"
 typedef struct {
     Shape shape;
     int kernel;
@@ -1510,8 +1656,8 @@ typedef struct {
     input_t *a, *b;
     accum_t *c;
     input_t *a_tiled, *b_tiled;   /* A and B as d_gemm reads them */
-    int cluster;                  /* blocks per cluster for d_gemm: CLUSTER on the copy-engine path, else 1 */
-    int shared_bytes;             /* d_gemm's dynamic shared memory */
+    int tile;                     /* d_gemm's row of the tile table */
+    int cluster;                  /* blocks per cluster: the tile's on the copy-engine path, else 1 */
     CUtensorMap a_map, b_map;     /* where the copy engine finds the slabs of a_tiled and b_tiled */
 } Run;
 
@@ -1547,10 +1693,13 @@ static void make_tensor_map(CUtensorMap *map, const input_t *operand, int rows, 
 static void make_tensor_maps(Run *run)
 {
     const Shape *shape = &run->shape;
+    TileGeometry tile = tile_geometry(run->tile);
     make_tensor_map(&run->a_map, run->a_tiled, TILE_TRANSPOSE_A ? shape->k_padded : shape->m_padded,
-                    TILE_TRANSPOSE_A ? shape->m_padded : shape->k_padded, A_PANEL, A_LD, A_BOX_ROWS, A_BOX_PANELS);
+                    TILE_TRANSPOSE_A ? shape->m_padded : shape->k_padded, tile.a.panel, tile.a.ld, tile.a.box_rows,
+                    tile.a.box_panels);
     make_tensor_map(&run->b_map, run->b_tiled, TILE_TRANSPOSE_B ? shape->n_padded : shape->k_padded,
-                    TILE_TRANSPOSE_B ? shape->k_padded : shape->n_padded, B_PANEL, B_LD, B_TILE_ROWS, B_PANELS);
+                    TILE_TRANSPOSE_B ? shape->k_padded : shape->n_padded, tile.b.panel, tile.b.ld, tile.b.rows,
+                    tile.b.panels);
 }
 
 #if IS_INTEGER
@@ -1588,7 +1737,8 @@ static void launch_gemm(const void *context)
         round_on_gpu(run->a, run->a_tiled, shape->rows_a_padded, shape->cols_a_padded);
         round_on_gpu(run->b, run->b_tiled, shape->rows_b_padded, shape->cols_b_padded);
 #endif
-        unsigned blocks = (unsigned)((shape->m_padded / BLOCK_M) * (shape->n_padded / BLOCK_N));
+        TileGeometry tile = tile_geometry(run->tile);
+        unsigned blocks = (unsigned)((shape->m_padded / tile.block_m) * (shape->n_padded / tile.block_n));
         cudaLaunchAttribute cluster;
         cluster.id = cudaLaunchAttributeClusterDimension;
         cluster.val.clusterDim.x = run->cluster;
@@ -1596,19 +1746,19 @@ static void launch_gemm(const void *context)
         cluster.val.clusterDim.z = 1;
         cudaLaunchConfig_t config;
         config.gridDim = dim3(blocks);
-        config.blockDim = dim3(THREADS);
-        config.dynamicSmemBytes = run->shared_bytes;
+        config.blockDim = dim3(tile.threads);
+        config.dynamicSmemBytes = tile.shared_bytes;
         config.stream = 0;
         config.attrs = &cluster;
         config.numAttrs = run->cluster > 1 ? 1 : 0;
         Run args = *run;   /* the kernel's arguments; the launch takes a pointer to each */
         void *arguments[] = {&args.a_tiled, &args.b_tiled, &args.c, &args.shape,
                              &args.alpha, &args.beta, &args.a_map, &args.b_map};
-        CHECK_CUDA(cudaLaunchKernelExC(&config, (const void *)d_gemm, arguments));
+        CHECK_CUDA(cudaLaunchKernelExC(&config, GEMM_KERNELS[run->tile], arguments));
     }
     CHECK_LAUNCH();
 }
-#line 2776 "gemm.md"
+#line 2954 "gemm.md"
 #if defined(U8_IN_I32_OUT)
 #define HAS_CUBLAS 0
 #else
@@ -1668,7 +1818,7 @@ static void launch_cublas(const void *context)
     (void)context;
 #endif
 }
-#line 2849 "gemm.md"
+#line 3027 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -1716,7 +1866,7 @@ static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, 
     write_npy(prefix, "B", NPY_INPUT, b, shape->rows_b, shape->cols_b, sizeof(input_t));
 #endif
 }
-#line 2905 "gemm.md"
+#line 3083 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -1792,7 +1942,7 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 2991 "gemm.md"
+#line 3169 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -1813,15 +1963,16 @@ static double milliseconds_since(double start)
 {
     return (seconds_now() - start) * 1e3;
 }
-#line 3020 "gemm.md"
-static Shape gemm_shape(int m, int n, int k)
+#line 3198 "gemm.md"
+static Shape gemm_shape(int m, int n, int k, int tile_index)
 {
-    return make_shape(m, n, k, BLOCK_M, BLOCK_N * CLUSTER, BLOCK_K);
+    TileGeometry tile = tile_geometry(tile_index);
+    return make_shape(m, n, k, tile.block_m, tile.block_n * tile.cluster, tile.block_k);
 }
 
 static int run_gemm(const Options *options, const Gpu *gpu)
 {
-    Shape shape = gemm_shape(options->m, options->n, options->k);
+    Shape shape = gemm_shape(options->m, options->n, options->k, gpu->tile);
     int verify = options->verify;
     if (verify == VERIFY_AUTO)
         verify = (long long)shape.m * shape.n * shape.k <= CPU_VERIFY_LIMIT ? VERIFY_CPU : VERIFY_GPU;
@@ -1862,8 +2013,8 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     run.kernel = options->kernel;
     run.alpha = (scalar_t)options->alpha;
     run.beta = (scalar_t)options->beta;
-    run.cluster = gpu->copy_engine ? CLUSTER : 1;
-    run.shared_bytes = gpu->shared_bytes;
+    run.tile = gpu->tile;
+    run.cluster = gpu->copy_engine ? tile_geometry(gpu->tile).cluster : 1;
     CHECK_CUDA(cudaMalloc(&run.a, bytes_a_padded));
     CHECK_CUDA(cudaMalloc(&run.b, bytes_b_padded));
     CHECK_CUDA(cudaMalloc(&run.c, bytes_c_padded));
@@ -1880,7 +2031,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     CHECK_CUDA(cudaMemcpy(run.b, b_padded, bytes_b_padded, cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaMemcpy(run.c, c_padded, bytes_c_padded, cudaMemcpyHostToDevice));
     double h2d_ms = milliseconds_since(start);
-#line 3093 "gemm.md"
+#line 3272 "gemm.md"
     exact_t *expected = NULL;
     double *bound = NULL, reference_ms = 0.0;
     if (verify != VERIFY_OFF) {
@@ -1907,7 +2058,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
         verdict = compare_results(c_out, expected, bound, shape.m, shape.n);
     if (options->dump_prefix)
         write_npy(options->dump_prefix, "C_out", NPY_ACCUM, c_out, shape.m, shape.n, sizeof(accum_t));
-#line 3126 "gemm.md"
+#line 3305 "gemm.md"
     Timing timing = time_runs(launch_gemm, &run, options->warmup, options->iterations);
     double operations = 2.0 * shape.m * shape.n * shape.k;
     Timing cublas_timing = {0.0, 0.0};
@@ -1928,7 +2079,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
         CHECK_CUBLAS(cublasDestroy(cublas.handle));
         CHECK_CUDA(cudaFree(cublas.run.c));
     }
-#line 3152 "gemm.md"
+#line 3331 "gemm.md"
     Report report = {{NULL}, {{0}}, 0};
     report_add(&report, "mode", "gemm");
     report_add(&report, "type", "%s", TYPE_NAME);
@@ -1964,12 +2115,20 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     report_add(&report, "gpu", "%s", gpu->properties.name);
     report_add(&report, "cc", "%d", gpu->cc);
     report_add(&report, "sms", "%d", gpu->properties.multiProcessorCount);
+    TileGeometry tile = tile_geometry(run.tile);
+    report_add(&report, "tile", "%dx%dx%d", tile.block_m, tile.block_n, tile.block_k);
+    report_add(&report, "warps", "%d", tile.threads / 32);
+    report_add(&report, "stages", "%d", tile.stages);
+    report_add(&report, "cluster", "%d", run.cluster);
+    report_add(&report, "shared_bytes", "%d", tile.shared_bytes);
+    report_add(&report, "shared_budget", "%d", gpu->shared_budget);
+    report_add(&report, "copy_path", "%s", copy_path_name(gpu->ptx_version));
     report_add(&report, "pad_ms", "%.3f", pad_ms);
     report_add(&report, "h2d_ms", "%.3f", h2d_ms);
     report_add(&report, "d2h_ms", "%.3f", d2h_ms);
     report_add(&report, "extract_ms", "%.3f", extract_ms);
     report_add(&report, "reference_ms", "%.3f", reference_ms);
-#line 3199 "gemm.md"
+#line 3386 "gemm.md"
     if (options->print) {
         print_inputs("A", a, shape.rows_a, shape.cols_a);
         print_inputs("B", b, shape.rows_b, shape.cols_b);
@@ -1981,6 +2140,10 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     } else {
         printf("%s, WMMA %s, TRANSPOSE_A=%d TRANSPOSE_B=%d on %s (sm_%d, %d SMs)\n", TYPE_NAME, SHAPE_NAME,
                TRANSPOSE_A, TRANSPOSE_B, gpu->properties.name, gpu->cc, gpu->properties.multiProcessorCount);
+        if (options->kernel == KERNEL_FAST)
+            printf("tiles    %d x %d x %d, %d warps, %d stages, clusters of %d, %.1f of %.1f KiB shared, %s\n",
+                   tile.block_m, tile.block_n, tile.block_k, tile.threads / 32, tile.stages, run.cluster,
+                   tile.shared_bytes / 1024.0, gpu->shared_budget / 1024.0, copy_path_name(gpu->ptx_version));
         printf("problem  M=%d N=%d K=%d, padded to %d x %d x %d, alpha=%g beta=%g, seed %llu\n", shape.m,
                shape.n, shape.k, shape.m_padded, shape.n_padded, shape.k_padded, (double)run.alpha,
                (double)run.beta, options->seed);
@@ -2021,7 +2184,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     free(bound);
     return verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 3260 "gemm.md"
+#line 3451 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -2076,7 +2239,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     free(host);
     return 0;
 }
-#line 3324 "gemm.md"
+#line 3515 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
@@ -2265,17 +2428,46 @@ static void test_inputs_and_shapes(void)
     expect(memcmp(first, other, sizeof first) != 0, "inputs: another seed gives another matrix");
     expect(nonzero > 200, "inputs: not all zero");
 
-    Shape shape = gemm_shape(1000, 777, 333);
-    expect(shape.m_padded % BLOCK_M == 0 && shape.m_padded >= 1000 && shape.m_padded < 1000 + BLOCK_M &&
-               shape.n_padded % (BLOCK_N * CLUSTER) == 0 && shape.n_padded >= 777 &&
-               shape.n_padded < 777 + BLOCK_N * CLUSTER && shape.k_padded % BLOCK_K == 0 &&
-               shape.k_padded >= 333 && shape.k_padded < 333 + BLOCK_K,
-           "shape: padded sizes are the next multiples of the block tile, and of the cluster along N");
+    int padded_ok = 1;
+    for (int index = 0; index < TILES; index++) {
+        TileGeometry tile = tile_geometry(index);
+        int n_multiple = tile.block_n * tile.cluster;
+        Shape padded = gemm_shape(1000, 777, 333, index);
+        padded_ok &= padded.m_padded % tile.block_m == 0 && padded.m_padded >= 1000 &&
+                     padded.m_padded < 1000 + tile.block_m && padded.n_padded % n_multiple == 0 &&
+                     padded.n_padded >= 777 && padded.n_padded < 777 + n_multiple &&
+                     padded.k_padded % tile.block_k == 0 && padded.k_padded >= 333 && padded.k_padded < 333 + tile.block_k;
+    }
+    expect(padded_ok, "shape: padded sizes are the next multiples of each block tile, and of the cluster along N");
+    Shape shape = gemm_shape(1000, 777, 333, 0);
     expect(shape.rows_a == (TRANSPOSE_A ? 333 : 1000) && shape.cols_b == (TRANSPOSE_B ? 333 : 777),
            "shape: stored shapes follow the transpositions");
     expect(compute_capability_ok(MIN_CC / 10, MIN_CC % 10) && !compute_capability_ok(6, 1) &&
                !compute_capability_ok((MIN_CC - 1) / 10, (MIN_CC - 1) % 10),
            "gpu check: " TYPE_NAME " accepts its minimum compute capability and rejects older ones");
+}
+
+/* The tile table: each row fits the budget it is for and is what a GPU with that budget gets. */
+static void test_tiles(void)
+{
+    int fits = 1, chosen = 1, ordered = 1, whole = 1;
+    for (int index = 0; index < TILES; index++) {
+        Tile row = tile_row(index);
+        TileGeometry tile = tile_geometry(index);
+        fits &= row.family == TILE_FAMILY && tile.shared_bytes <= row.for_kib * 1024;
+        chosen &= choose_tile(row.for_kib * 1024) == index;
+        ordered &= index == 0 || tile.shared_bytes < tile_geometry(index - 1).shared_bytes;
+        whole &= row.block_m % (row.warps_m * FRAG_M) == 0 && row.block_n % (row.warps_n * FRAG_N) == 0 &&
+                 row.block_k % FRAG_K == 0 && tile.a.elems % (128 / sizeof(input_t)) == 0 &&
+                 tile.b.elems % (128 / sizeof(input_t)) == 0;
+    }
+    expect(TILES == tile_count() && TILES >= 1, "tiles: " TYPE_NAME " has tile configurations");
+    expect(fits, "tiles: every configuration fits the shared memory it is chosen for");
+    expect(chosen, "tiles: a GPU with a configuration's budget gets that configuration");
+    expect(ordered, "tiles: configurations come largest first");
+    expect(whole, "tiles: warps hold whole fragments, slabs keep 128-byte alignment");
+    expect(choose_tile(tile_geometry(TILES - 1).shared_bytes - 1) == -1 && choose_tile(1 << 30) == 0,
+           "tiles: too small a budget gets none, a huge one the largest");
 }
 
 static void test_npy(void)
@@ -2318,11 +2510,12 @@ static int self_test(void)
     test_error_bound();
     test_parse();
     test_inputs_and_shapes();
+    test_tiles();
     test_npy();
     printf("self-test: %d failed\n", self_test_failures);
     return self_test_failures ? 1 : 0;
 }
-#line 3578 "gemm.md"
+#line 3799 "gemm.md"
 int main(int argc, char **argv)
 {
     Options options;
@@ -2336,6 +2529,6 @@ int main(int argc, char **argv)
     if (options.self_test)
         return self_test();
     Gpu gpu;
-    select_gpu(&gpu);
+    select_gpu(&gpu, &options);
     return options.peak ? run_peak(&options, &gpu) : run_gemm(&options, &gpu);
 }

@@ -27,7 +27,14 @@ What it does, in one call that must stay under ten minutes:
      launch that cannot start and a kernel that writes out of bounds (exit 5,
      one line naming the check's line in gemm.md), and a kernel that computes
      the wrong result (exit 1);
-  6. prints a summary table and `gpu-test: N passed, N failed`; exits 1 on any
+  6. every tile configuration (gemm.md, "Tile sizes per GPU"): each type pair, each
+     transposition, forced to the budgets of smaller GPUs with --shared-limit
+     (163K an A100, 99K an RTX 4090, 64K a T4; a type pair with no tile that
+     small must exit 3), at two ragged sizes with alpha and beta, memcheck on
+     the smallest; and PTX-only builds (ARCH=compute_75, 80, 86, 89) that the
+     driver compiles for this GPU, so the plain-load and cp.async paths run on
+     it too, each at every budget;
+  7. prints a summary table and `gpu-test: N passed, N failed`; exits 1 on any
      failure (a check that did not run counts as failed).  The full log and a
      CSV of every check go to --out (default out/gpu-test/).
 
@@ -75,6 +82,13 @@ BIG = (4096, 4096, 4096)
 LONG_K = (64, 64, 4194368)
 WRAP_ALPHA = "1000003"   # int8 times this leaves int32 at any K above a few hundred
 SANITIZER_SIZE = (67, 45, 29)
+# Forced tiers: the shared memory per block of an A100, an RTX 30xx/40xx and a T4 (gemm.md, "Tile sizes per GPU").
+BUDGETS = ("163K", "99K", "64K")
+NO_TILE = {("TF32_IN_F32_OUT", "64K"), ("F64_IN_OUT", "64K")}   # no GPU with 64 KiB runs them; the program says so
+TIER_SIZES = ((127, 253, 61), (1000, 777, 333))
+# PTX-only builds the driver compiles for the GPU at hand, and the copy path each must report.
+PTX_ARCHS = {"compute_75": "loads", "compute_80": "cp.async", "compute_86": "cp.async", "compute_89": "cp.async"}
+SM80_TYPES = ("BF16_IN_F32_OUT", "TF32_IN_F32_OUT", "F64_IN_OUT")   # no WMMA for them before sm_80
 NPY_SIZE = (127, 253, 61)
 OOM_SIZE = (400000, 400000, 64)   # C alone: 320 GB in half, 640 GB in float
 
@@ -122,26 +136,27 @@ def first_line(text, limit=160):
 
 
 class Config:
-    def __init__(self, type_pair, mnk, transpose_a, transpose_b):
+    def __init__(self, type_pair, mnk, transpose_a, transpose_b, arch=None):
         self.type = type_pair
         self.mnk = mnk
         self.ta = transpose_a
         self.tb = transpose_b
-        self.name = "%s_%s_ta%d_tb%d" % (type_pair, mnk, transpose_a, transpose_b)
+        self.arch = arch   # None: the make arguments' ARCH; "compute_80": PTX alone
+        self.name = "%s_%s_ta%d_tb%d" % (type_pair, mnk, transpose_a, transpose_b) + ("_" + arch if arch else "")
         self.binary = os.path.join("out", "cfg", self.name, "gemm")
-        self.default_shape = mnk == SHAPES[type_pair][0]
+        self.default_shape = mnk == SHAPES[type_pair][0] and arch is None
 
     def row_key(self):
-        return (self.type, self.mnk)
+        return (self.type, self.arch.replace("compute_", "ptx ") if self.arch else self.mnk)
 
 
 # Deliberately broken builds: (name, text in out/gemm.cu, replacement, arguments, exit status wanted,
 # what the one stderr line must contain, which check's line in gemm.md it must name).  Each
 # replacement stays on one line, so the #line directives still point at gemm.md.
-LAUNCH_SHAPE = "config.blockDim = dim3(THREADS);"
+LAUNCH_SHAPE = "config.blockDim = dim3(tile.threads);"
 LAUNCH_ARGUMENTS = "Run args = *run;"
 FAULTS = (
-    ("launch", LAUNCH_SHAPE, LAUNCH_SHAPE.replace("THREADS", "2 * 1024"),
+    ("launch", LAUNCH_SHAPE, LAUNCH_SHAPE.replace("tile.threads", "2 * 1024"),
      ["--format=kv", "127", "253", "61"], 5, "cudaLaunchKernelExC", "CHECK_CUDA"),
     ("out-of-bounds", LAUNCH_ARGUMENTS, LAUNCH_ARGUMENTS + " args.c += (size_t)1 << 40;",
      ["--format=kv", "127", "253", "61"], 5, "illegal memory access", "CHECK_"),
@@ -362,6 +377,8 @@ class Tester:
         os.makedirs(directory, exist_ok=True)
         argv = ["make", "-s", "BIN=%s" % config.binary, "TYPE=%s" % config.type, "MNK=%s" % config.mnk,
                 "TRANSPOSE_A=%d" % config.ta, "TRANSPOSE_B=%d" % config.tb] + self.args.make_arg
+        if config.arch:
+            argv.append("ARCH=%s" % config.arch)
         if isinstance(config, FaultConfig):
             problem = self.write_fault_source(config)
             if problem:
@@ -430,7 +447,7 @@ class Tester:
 
     # ---------------------------------------------------------------- gemm runs
     def gemm_run(self, config, kernel, size, extra, label, timeout=TIMEOUT_RUN, expect_verify=True,
-                 alpha=None, beta=None):
+                 alpha=None, beta=None, budget=None, copy_path=None):
         """One verified run; the kv line must agree with what was asked for."""
         record = self.add(Record("run", config, label=label, kernel=kernel,
                                  m=size[0], n=size[1], k=size[2], expect=0))
@@ -460,6 +477,12 @@ class Tester:
                 problems.append("no kv line on stdout")
         else:
             problems += self.compare_kv(config, kernel, size, kv, expect_verify, alpha, beta)
+            if budget is not None and not (0 < (to_float(kv.get("shared_bytes")) or 0) <= budget
+                                           and to_float(kv.get("shared_budget")) == budget):
+                problems.append("shared_bytes=%s shared_budget=%s, limit %d"
+                                % (kv.get("shared_bytes"), kv.get("shared_budget"), budget))
+            if copy_path is not None and kv.get("copy_path") != copy_path:
+                problems.append("copy_path=%s, want %s" % (kv.get("copy_path"), copy_path))
             record.max_err = kv.get("max_err", "")
             record.bound = kv.get("bound", "")
             error, bound = to_float(record.max_err), to_float(record.bound)
@@ -542,6 +565,26 @@ class Tester:
                           timeout=TIMEOUT_BIG, alpha=alpha, beta=beta)
             self.peak_run(config)
 
+    def tier_runs(self, config, budgets, big=False):
+        """The fast kernel with the tiles of smaller GPUs: every budget, two ragged sizes, alpha and beta."""
+        alpha, beta = alpha_beta(config.type)
+        scaled = ["--alpha=%s" % alpha, "--beta=%s" % beta]
+        copy_path = PTX_ARCHS.get(config.arch)
+        for budget in budgets:
+            limit = ["--shared-limit=%s" % budget] if budget else []
+            if (config.type, budget) in NO_TILE:
+                self.expect_exit(config, "--shared-limit=%s: no tile fits" % budget, limit + ["64", "64", "64"], 3,
+                                 check=lambda o: [] if "d_gemm needs at least" in o.stderr else ["no size in message"])
+                continue
+            budget_bytes = int(budget[:-1]) * 1024 if budget else None
+            for size in TIER_SIZES:
+                self.gemm_run(config, "fast", size, scaled + limit, "fast %s %s a=%s b=%s"
+                              % (budget or "own budget", "x".join(map(str, size)), alpha, beta),
+                              alpha=alpha, beta=beta, budget=budget_bytes, copy_path=copy_path)
+        if big:
+            self.gemm_run(config, "fast", BIG, scaled + ["--verify=gpu"], "fast 4096^3 --verify=gpu",
+                          timeout=TIMEOUT_BIG, alpha=alpha, beta=beta, copy_path=copy_path)
+
     def peak_run(self, config):
         record = self.add(Record("run", config, label="--peak", kernel="peak", expect=0))
         if not self.build_ok(config):
@@ -608,7 +651,7 @@ class Tester:
         self.log("npy %s %s: %s" % (config.name, kernel, record.detail))
 
     # ---------------------------------------------------------------- sanitizers
-    def sanitizer_run(self, config, tool, kernel, verify="cpu"):
+    def sanitizer_run(self, config, tool, kernel, verify="cpu", shared_limit=None):
         alpha, beta = alpha_beta(config.type)
         label = "%s %s%s" % (tool, kernel, "" if verify == "cpu" else " --verify=" + verify)
         record = self.add(Record("sanitizer", config, label=label, kernel=kernel, m=SANITIZER_SIZE[0],
@@ -624,13 +667,17 @@ class Tester:
             argv += ["--leak-check", "full"]
         argv += [self.binary_path(config), "--kernel=%s" % kernel, "--format=kv", "--iterations=1", "--warmup=0",
                  "--verify=%s" % verify, "--alpha=%s" % alpha, "--beta=%s" % beta] + [str(s) for s in SANITIZER_SIZE]
+        if shared_limit:
+            argv.insert(-3, "--shared-limit=%s" % shared_limit)
+            label += " --shared-limit=%s" % shared_limit
         record.command = " ".join(["compute-sanitizer"] + argv[1:])
         outcome = self.execute(argv, TIMEOUT_SANITIZER, log=False)
         record.rc, record.seconds = outcome.rc, outcome.seconds
         if outcome.skipped:
             record.status, record.detail = "skip", "not run: " + outcome.skipped
             return
-        log_path = os.path.join(self.out, "sanitizer", "%s_%s_%s_%s.log" % (config.name, tool, kernel, verify))
+        log_path = os.path.join(self.out, "sanitizer", "%s_%s_%s_%s%s.log" % (config.name, tool, kernel, verify,
+                                                                             "_" + shared_limit if shared_limit else ""))
         text = outcome.stdout + "\n" + outcome.stderr
         with open(log_path, "w") as handle:
             handle.write("$ %s\nrc=%s %.1fs\n%s" % (record.command, outcome.rc, outcome.seconds, text))
@@ -788,13 +835,21 @@ class Tester:
         types = self.args.types
         configs = []
         for type_pair in types:
-            shapes = SHAPES[type_pair][:1] if self.args.quick else SHAPES[type_pair]
+            shapes = SHAPES[type_pair][:1] if self.args.quick or "main" not in self.args.parts else SHAPES[type_pair]
             for mnk in shapes:
                 for ta, tb in TRANSPOSITIONS:
                     configs.append(Config(type_pair, mnk, ta, tb))
         # default shapes first: the sanitizers, npy checks and failure paths need them
         configs.sort(key=lambda c: (not c.default_shape, SHAPES[c.type].index(c.mnk), c.ta, c.tb,
                                     types.index(c.type)))
+        if "ptx" in self.args.parts:
+            for arch in PTX_ARCHS:
+                for type_pair in types:
+                    if arch == "compute_75" and type_pair in SM80_TYPES:
+                        continue
+                    transpositions = ((0, 0), (1, 1)) if arch == "compute_80" else ((0, 0),)
+                    for ta, tb in transpositions:
+                        configs.append(Config(type_pair, SHAPES[type_pair][0], ta, tb, arch))
         return configs
 
     def run(self):
@@ -820,7 +875,8 @@ class Tester:
         pools = (build_pool, san_pool)
         try:
             t0 = time.monotonic()
-            faults = [] if args.skip_failure_paths or FAULT_TYPE not in args.types else \
+            main_part = "main" in args.parts
+            faults = [] if args.skip_failure_paths or FAULT_TYPE not in args.types or not main_part else \
                 [FaultConfig(fault) for fault in FAULTS]
             for config in configs + faults:
                 self.builds[config.name] = build_pool.submit(self.build, config)
@@ -834,7 +890,18 @@ class Tester:
             default_of = {t: by_name.get("%s_%s_ta0_tb0" % (t, SHAPES[t][0])) for t in args.types}
             # sanitizers: alongside the plain runs, up to san_jobs at a time
             san_futures = []
-            if not args.skip_sanitizers:
+            if not args.skip_sanitizers and "tiers" in args.parts:
+                for type_pair in args.types:   # the smallest tiles of each type pair
+                    smallest = "99K" if (type_pair, "64K") in NO_TILE else "64K"
+                    if default_of[type_pair] is not None:
+                        san_futures.append(san_pool.submit(self.sanitizer_run, default_of[type_pair], "memcheck",
+                                                           "fast", "cpu", smallest))
+            if not args.skip_sanitizers and "ptx" in args.parts:
+                for arch, tools in (("compute_80", ("memcheck", "racecheck")), ("compute_75", ("memcheck",))):
+                    config = by_name.get("%s_%s_ta0_tb0_%s" % (FAULT_TYPE, FAULT_MNK, arch))
+                    for tool in tools if config else ():
+                        san_futures.append(san_pool.submit(self.sanitizer_run, config, tool, "fast", "cpu"))
+            if not args.skip_sanitizers and main_part:
                 for type_pair in args.types:
                     main = default_of[type_pair]
                     transposed = by_name.get("%s_%s_ta1_tb1" % (type_pair, SHAPES[type_pair][0]))
@@ -851,10 +918,17 @@ class Tester:
 
             # the GPU lane: one process at a time, work picked as its build is ready
             lane = []
-            for config in configs:
+            for config in configs if main_part else ():
                 if config.default_shape:
                     lane.append(([config], lambda c=config: self.config_runs(c, args.quick)))
-            for type_pair in args.types:
+            for config in configs if "tiers" in args.parts else ():
+                if config.default_shape:
+                    lane.append(([config], lambda c=config: self.tier_runs(c, BUDGETS)))
+            for config in configs:
+                if config.arch:
+                    lane.append(([config], lambda c=config: self.tier_runs(c, (None,) + BUDGETS,
+                                                                          big=c.ta == 0 and c.tb == 0)))
+            for type_pair in args.types if main_part else ():
                 for ta, tb in TRANSPOSITIONS:
                     config = by_name.get("%s_%s_ta%d_tb%d" % (type_pair, SHAPES[type_pair][0], ta, tb))
                     if config:
@@ -865,13 +939,13 @@ class Tester:
             default = default_of.get("F16_IN_F32_OUT") or next((c for c in default_of.values() if c), None)
             unsigned = default_of.get("U8_IN_I32_OUT") or default
             signed_int = default_of.get("I8_IN_I32_OUT") or default
-            if default and not args.skip_failure_paths:
+            if default and not args.skip_failure_paths and main_part:
                 needs = list({c.name: c for c in (default, unsigned, signed_int)}.values())
                 lane.append((needs, lambda: self.failure_paths(default, unsigned, signed_int)))
             for fault in faults:
                 lane.append(([fault], lambda c=fault: self.fault_run(c)))
-            for config in configs:
-                if not config.default_shape:
+            for config in configs if main_part else ():
+                if not config.default_shape and not config.arch:
                     lane.append(([config], lambda c=config: self.config_runs(c, args.quick)))
 
             t_lane = time.monotonic()
@@ -1052,6 +1126,9 @@ def main(argv=None):
     parser.add_argument("--types", default=",".join(TYPE_PAIRS), help="comma-separated type pairs")
     parser.add_argument("--budget", type=int, default=540,
                         help="seconds after which no new work starts (default 540); running work gets %ds more" % GRACE)
+    parser.add_argument("--parts", default="main,tiers,ptx",
+                        help="what to run (default all): main (every configuration, failure paths), tiers (the "
+                             "tiles of smaller GPUs), ptx (PTX-only builds for sm_75, 80, 86, 89)")
     parser.add_argument("--skip-sanitizers", action="store_true")
     parser.add_argument("--skip-failure-paths", action="store_true")
     parser.add_argument("--no-build", action="store_true", help="use the binaries already in out/cfg/")
@@ -1061,6 +1138,9 @@ def main(argv=None):
     parser.add_argument("--root", default=ROOT, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     args.types = [t.strip() for t in args.types.split(",") if t.strip()]
+    args.parts = [p.strip() for p in args.parts.split(",") if p.strip()]
+    if not args.parts or set(args.parts) - {"main", "tiers", "ptx"}:
+        parser.error("--parts takes main, tiers and ptx")
     unknown = [t for t in args.types if t not in TYPE_PAIRS]
     if unknown or not args.types:
         parser.error("unknown type pair(s): %s (choose from %s)" % (",".join(unknown), ",".join(TYPE_PAIRS)))

@@ -10,7 +10,10 @@ is reused), then runs, one process at a time:
   --kernel=fast --cublas   M=N=K in --sizes (default 1024 2048 4096 8192 5000)
   --kernel=naive           same sizes (--naive-max to cut the largest)
 
-all with --format=kv --iterations=10 --warmup=3.  Verification: --verify=auto
+all with --format=kv --iterations=10 --warmup=3.  --tiers adds, at 4096 and 8192,
+the fast kernel with the tiles of smaller GPUs (--shared-limit=163K, 99K, 64K;
+the CSV's variant column) and the cp.async path: a build with ARCH=compute_80,
+whose PTX the driver compiles for this GPU (variant cp.async).  Verification: --verify=auto
 up to 2048, gpu above; at 8192 the naive kernel and F64_IN_OUT run with
 --verify=off (the GPU reference is slow there; --verify-8192=all to verify
 them too); the CSV's verify and result columns say which rows were verified.
@@ -53,7 +56,12 @@ SHAPES = {
 }
 FIELDS = ("gpu", "cc", "sms", "clock_sm_mhz", "clock_max_sm_mhz", "clock_mem_mhz", "driver", "cuda", "date",
           "type", "mnk", "transpose_a", "transpose_b", "m", "n", "k", "kernel", "median_ms", "min_ms",
-          "rate", "unit", "result", "pct_of_peak", "pct_of_cublas", "verify", "iterations", "warmup", "note")
+          "rate", "unit", "result", "pct_of_peak", "pct_of_cublas", "verify", "iterations", "warmup", "variant",
+          "tile", "stages", "cluster", "shared_bytes", "copy_path", "note")
+BUDGETS = ("163K", "99K", "64K")        # --tiers: an A100, an RTX 30xx/40xx, a T4
+NO_TILE = {("TF32_IN_F32_OUT", "64K"), ("F64_IN_OUT", "64K")}   # the program has no tiles that small for them
+TIER_SIZES = (4096, 8192)
+CP_ASYNC_ARCH = "compute_80"
 TIMEOUT_RUN = 240
 TIMEOUT_BUILD = 400
 GRACE = 40
@@ -208,12 +216,12 @@ class Bench:
 
     # ------------------------------------------------------------ build
     def build(self, config):
-        type_pair, mnk, tb = config
-        name = "%s_%s_ta0_tb%d" % (type_pair, mnk, tb)
+        type_pair, mnk, tb, arch = config
+        name = "%s_%s_ta0_tb%d" % (type_pair, mnk, tb) + ("_" + arch if arch else "")
         binary = os.path.join("out", "cfg", name, "gemm")
         os.makedirs(os.path.join(self.root, "out", "cfg", name), exist_ok=True)
         argv = ["make", "-s", "BIN=%s" % binary, "TYPE=%s" % type_pair, "MNK=%s" % mnk,
-                "TRANSPOSE_A=0", "TRANSPOSE_B=%d" % tb] + self.args.make_arg
+                "TRANSPOSE_A=0", "TRANSPOSE_B=%d" % tb] + self.args.make_arg + (["ARCH=%s" % arch] if arch else [])
         if self.args.no_build:
             rc, stderr = 0, ""
         else:
@@ -237,7 +245,7 @@ class Bench:
 
     # ------------------------------------------------------------ runs
     def base_row(self, config, kv):
-        type_pair, mnk, tb = config
+        type_pair, mnk, tb, arch = config
         row = dict((f, "") for f in FIELDS)
         row.update(self.info)
         row.update({"type": type_pair, "mnk": mnk, "transpose_a": 0, "transpose_b": tb,
@@ -280,11 +288,14 @@ class Bench:
                 return "off"
         return "gpu"
 
-    def gemm(self, config, binary, kernel, size):
+    def gemm(self, config, binary, kernel, size, variant=""):
         verify = self.verify_mode(config, kernel, size)
         argv = [binary, "--kernel=%s" % kernel, "--format=kv", "--iterations=%d" % self.args.iterations,
                 "--warmup=%d" % self.args.warmup, "--verify=%s" % verify]
-        if kernel == "fast" and not self.args.no_cublas:
+        budget = variant.split()[-1] if variant and variant.split()[-1] in BUDGETS else None
+        if budget:
+            argv.append("--shared-limit=%s" % budget)
+        if kernel == "fast" and not self.args.no_cublas and not variant:
             argv.append("--cublas")
         argv += [str(size)] * 3
         rc, stdout, stderr, seconds = self.execute(argv, TIMEOUT_RUN)
@@ -297,7 +308,10 @@ class Bench:
         row = self.base_row(config, kv)
         row.update({"m": size, "n": size, "k": size, "kernel": kernel, "median_ms": kv.get("median_ms", ""),
                     "min_ms": kv.get("min_ms", ""), "rate": kv.get("rate", ""), "unit": kv.get("unit", ""),
-                    "verify": kv.get("verify", verify), "clock_sm_mhz": clock})
+                    "verify": kv.get("verify", verify), "clock_sm_mhz": clock, "variant": variant})
+        if kernel == "fast":
+            for key in ("tile", "stages", "cluster", "shared_bytes", "copy_path"):
+                row[key] = kv.get(key, "")
         if rc == 0:
             row["result"] = kv.get("result", "")
         elif rc == 1:
@@ -308,9 +322,9 @@ class Bench:
             row["note"] = "not verified at this size (--verify=off for speed)"
         if rc != 0 or not kv:
             row["note"] = "exit %s: %s" % (rc, first_line(stderr) or "no kv line")
-            self.problem("%s %s tb%d %s %d: %s" % (config[0], config[1], config[2], kernel, size, row["note"]))
+            self.problem("%s %s tb%d %s %s %d: %s" % (config[0], config[1], config[2], kernel, variant, size, row["note"]))
         self.add_row(row)
-        if kernel == "fast" and not self.args.no_cublas and rc in (0, 1):
+        if kernel == "fast" and not self.args.no_cublas and rc in (0, 1) and not variant:
             cublas = self.base_row(config, kv)
             rate = kv.get("cublas_rate", "")
             cublas.update({"m": size, "n": size, "k": size, "kernel": "cublas", "unit": kv.get("unit", ""),
@@ -370,7 +384,8 @@ class Bench:
         lines = []
         lookup = {}
         for row in self.rows:
-            lookup[(row["type"], row["mnk"], str(row["transpose_b"]), str(row["m"]), row["kernel"])] = row
+            if not row.get("variant"):
+                lookup[(row["type"], row["mnk"], str(row["transpose_b"]), str(row["m"]), row["kernel"])] = row
         configs = []
         for row in self.sorted_rows():
             key = (row["type"], row["mnk"])
@@ -402,6 +417,21 @@ class Bench:
                         (fast or {}).get("pct_of_peak") or "-", (fast or {}).get("pct_of_cublas") or "-", results))
         lines.append("rates in TFLOP/s (TOP/s for the integer type pairs); %peak and %cuBLAS are fast's; "
                      "result: pass / off (not verified) / fail / error")
+        variants = [r for r in self.rows if r.get("variant") and r["kernel"] == "fast"]
+        if variants:
+            lines.append("")
+            lines.append("%-15s %2s %5s %-12s %-11s %6s %8s %7s %s" % (
+                "type pair", "tb", "size", "variant", "tile", "KiB", "rate", "%full", "result"))
+            for row in sorted(variants, key=lambda r: (TYPE_PAIRS.index(r["type"]), str(r["transpose_b"]),
+                                                       int(r["m"]), r["variant"])):
+                full = lookup.get((row["type"], row["mnk"], str(row["transpose_b"]), str(row["m"]), "fast"))
+                full_rate, this_rate = to_float((full or {}).get("rate")), to_float(row["rate"])
+                shared = to_float(row.get("shared_bytes"))
+                lines.append("%-15s %2s %5s %-12s %-11s %6s %8s %7s %s" % (
+                    row["type"], row["transpose_b"], row["m"], row["variant"], row.get("tile") or "-",
+                    "%.1f" % (shared / 1024) if shared else "-", rate(row),
+                    "%.1f" % (100 * this_rate / full_rate) if full_rate and this_rate else "-", row["result"]))
+            lines.append("%full: the variant's rate over the full tiles' (same type pair, layout and size, same run)")
         return lines
 
     # ------------------------------------------------------------ main
@@ -417,7 +447,9 @@ class Bench:
             shapes = SHAPES[type_pair] if args.shapes == "all" else SHAPES[type_pair][:1]
             for mnk in shapes:
                 for tb in args.transpose_b:
-                    configs.append((type_pair, mnk, tb))
+                    configs.append((type_pair, mnk, tb, None))
+        if args.tiers:
+            configs += [(t, SHAPES[t][0], tb, CP_ASYNC_ARCH) for t in args.types for tb in args.transpose_b]
         self.say("bench: %s, driver %s, CUDA %s; %d configurations, sizes %s; budget %ds; csv %s"
                  % (self.info["gpu"] or "unknown GPU", self.info["driver"] or "?", self.info["cuda"] or "?",
                     len(configs), ",".join(map(str, args.sizes)), args.budget, os.path.relpath(self.csv_path, self.root)))
@@ -446,6 +478,13 @@ class Bench:
                 binary = self.builds[ready].result()
                 if binary is None:
                     continue
+                if ready[3]:   # the cp.async build: its own tiles and the smaller ones
+                    for size in [s for s in order if s in TIER_SIZES]:
+                        for budget in ("",) + BUDGETS:
+                            if (ready[0], budget) not in NO_TILE:
+                                self.gemm(ready, binary, "fast", size, ("cp.async " + budget).strip())
+                    self.write_csv()
+                    continue
                 if (ready[0], ready[1]) not in peaks_done:
                     peaks_done.add((ready[0], ready[1]))
                     self.peak(ready, binary)
@@ -453,6 +492,10 @@ class Bench:
                     self.gemm(ready, binary, "fast", size)
                     if not args.naive_max or size <= args.naive_max:
                         self.gemm(ready, binary, "naive", size)
+                    if args.tiers and size in TIER_SIZES and ready[1] == SHAPES[ready[0]][0]:
+                        for budget in BUDGETS:
+                            if (ready[0], budget) not in NO_TILE:
+                                self.gemm(ready, binary, "fast", size, budget)
                 self.write_csv()
                 self.say("  [%4.0fs] %s %s tb%d done" % (time.monotonic() - self.start, ready[0], ready[1], ready[2]))
         except KeyboardInterrupt:
@@ -507,6 +550,8 @@ def main(argv=None):
     parser.add_argument("--verify-8192", choices=("default", "all", "none"), default="default",
                         help="at 8192: default verifies fast except F64_IN_OUT; all; none")
     parser.add_argument("--no-cublas", action="store_true")
+    parser.add_argument("--tiers", action="store_true",
+                        help="also the tiles of smaller GPUs (--shared-limit) and the cp.async build, at 4096 and 8192")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 4, help="parallel builds")
     parser.add_argument("--budget", type=int, default=480, help="seconds after which no new run starts")
     parser.add_argument("--csv", default=None, help="output CSV (default docs/bench/<gpu>.csv, e.g. h100.csv)")
