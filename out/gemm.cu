@@ -475,13 +475,13 @@ __host__ __device__ constexpr Tile tile_table(int row)
         /* family        KiB  block_m block_n block_k  warps_m warps_n  stages  ahead  cluster */
         {TILES_16BIT,    227,   256,    128,     64,      4,      2,      4,      2,     2},   /* H100, H200, B200 */
         {TILES_16BIT,    163,   256,    128,     64,      4,      2,      3,      1,     2},   /* A100, A30, Orin */
-        {TILES_16BIT,     99,   256,    128,     32,      4,      2,      3,      1,     2},   /* RTX 30xx-50xx, L4 */
-        {TILES_16BIT,     64,   128,    128,     32,      2,      2,      3,      1,     2},   /* T4, RTX 20xx */
+        {TILES_16BIT,     99,   256,    128,     32,      4,      2,      3,      2,     2},   /* RTX 30xx-50xx, L4 */
+        {TILES_16BIT,     64,   128,    128,     32,      2,      2,      3,      2,     2},   /* T4, RTX 20xx */
         {TILES_HALF_ACC, 163,   256,    256,     32,      2,      4,      4,      2,     2},
-        {TILES_HALF_ACC,  99,   256,    128,     32,      4,      2,      3,      1,     2},
-        {TILES_HALF_ACC,  64,   128,    128,     32,      2,      2,      3,      1,     2},
+        {TILES_HALF_ACC,  99,   128,    256,     32,      2,      4,      3,      2,     2},
+        {TILES_HALF_ACC,  64,   128,    256,     16,      2,      4,      3,      2,     2},
         {TILES_INT8,      99,   256,    128,     64,      4,      2,      4,      2,     2},
-        {TILES_INT8,      64,   128,    128,     64,      2,      2,      3,      1,     2},
+        {TILES_INT8,      64,   128,    256,     64,      2,      4,      2,      1,     2},
         {TILES_TF32,     163,   128,    256,     32,      2,      4,      3,      1,     2},
         {TILES_TF32,      99,   128,    256,     16,      2,      4,      3,      1,     2},
         {TILES_F64,      227,   128,     64,     16,      4,      2,      4,      2,     1},
