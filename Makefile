@@ -31,7 +31,7 @@ CONFIG_TYPE := $(or $(TYPE),$(shell sed -n 's/^\#define \([A-Z0-9]*_IN_[A-Z0-9_]
 ARCH_ALL := $(if $(filter BF16_IN_F32_OUT TF32_IN_F32_OUT F64_IN_OUT,$(CONFIG_TYPE)),,75) 80 86 89 90 100 120
 comma := ,
 ifeq ($(origin ARCH),undefined)
-ARCH := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d '. ')
+ARCH := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | grep -E '^[0-9]+\.[0-9]+$$' | head -n 1 | tr -d '.')
 ifeq ($(strip $(ARCH)),)
 ARCH := $(ARCH_ALL)
 endif

@@ -385,12 +385,22 @@ for _name, _, _texts in INVALID:
 
 # --- (c) the Makefile's overrides ----------------------------------------------
 
-def d_gemm_ptx(ptx):
-    """The body of d_gemm in a PTX file, up to the next kernel: inline PTX puts "}"
-    lines of its own inside the body."""
-    entry = re.search(r"\.entry _Z6d_gemmP.*?(?=^\.visible \.entry |^\.entry |\Z)", ptx,
+def d_gemm_ptx_all(ptx):
+    """The bodies of the d_gemm<TILE> kernels in a PTX file, one per tile configuration, each up to the
+    next kernel: inline PTX puts "}" lines of its own inside the body."""
+    return re.findall(r"\.entry _Z6d_gemmILi\d+EE.*?(?=^\.visible \.entry |^\.entry |\Z)", ptx,
                       re.DOTALL | re.MULTILINE)
-    return entry.group(0) if entry else None
+
+
+def d_gemm_ptx(ptx):
+    """The bodies of every d_gemm<TILE> as one text, or None when there is none."""
+    bodies = d_gemm_ptx_all(ptx)
+    return "\n".join(bodies) if bodies else None
+
+
+# Tile configurations per type pair (gemm.md, "Tile sizes per GPU": the rows of the tile table).
+TILE_COUNTS = {"F16_IN_F32_OUT": 4, "BF16_IN_F32_OUT": 4, "F16_IN_OUT": 3, "U8_IN_I32_OUT": 2,
+               "I8_IN_I32_OUT": 2, "TF32_IN_F32_OUT": 2, "F64_IN_OUT": 2}
 
 
 class FastKernelLoadsFromSharedMemory(unittest.TestCase):
@@ -449,25 +459,26 @@ class FastKernelLoadsFromSharedMemory(unittest.TestCase):
             if body is None:
                 problems.append("%s: no d_gemm in the PTX" % name)
                 continue
-            copies = re.findall(r"cp\.async\.bulk\.tensor\.3d\.[^\s]*", body)
-            multicast = [copy for copy in copies if ".multicast::cluster" in copy]
-            per_thread = re.findall(r"cp\.async\.c[ag]\.", body)
-            want_multicast = 0 if name.startswith("F64_IN_OUT") else 1
-            if len(copies) != 2 or len(multicast) != want_multicast or per_thread:
-                problems.append("%s: %d bulk tensor copies (%d multicast, want 2 and %d), %d cp.async"
-                                % (name, len(copies), len(multicast), want_multicast, len(per_thread)))
+            for number, kernel in enumerate(d_gemm_ptx_all(ptx)):
+                copies = re.findall(r"cp\.async\.bulk\.tensor\.3d\.[^\s]*", kernel)
+                multicast = [copy for copy in copies if ".multicast::cluster" in copy]
+                per_thread = re.findall(r"cp\.async\.c[ag]\.", kernel)
+                want_multicast = 0 if name.startswith("F64_IN_OUT") else 1
+                if len(copies) != 2 or len(multicast) != want_multicast or per_thread:
+                    problems.append("%s tile %d: %d bulk tensor copies (%d multicast, want 2 and %d), %d cp.async"
+                                    % (name, number, len(copies), len(multicast), want_multicast, len(per_thread)))
         self.assertEqual(problems, [], "\n".join(problems))
 
-    def test_stages_on_the_copy_engine_path(self):
-        """d_gemm's full[] barriers, 8 bytes per stage, show STAGES_TMA: four for every
-        type pair but tf32, which has three (gemm.md, "Tile sizes per type pair")."""
+    def test_one_kernel_per_tile_configuration(self):
+        """The binary carries d_gemm<TILE> for every row of its type pair's tile table, so the
+        host can choose by the GPU's shared memory (gemm.md, "Tile sizes per GPU")."""
         problems = []
         for name, _ in VALID:
             code, _, ptx = self.results[name]
-            found = re.search(r"\.shared \.align 8 \.b8 _ZZ6d_gemm\S*E4full\[(\d+)\]", ptx) if code == 0 else None
-            want = 3 if name.startswith("TF32_IN_F32_OUT") else 4
-            if not found or int(found.group(1)) != 8 * want:
-                problems.append("%s: full[] of %s bytes, want %d stages" % (name, found.group(1) if found else "?", want))
+            found = len(d_gemm_ptx_all(ptx)) if code == 0 else 0
+            want = TILE_COUNTS[name.split("_MNK_")[0]]
+            if found != want:
+                problems.append("%s: %d d_gemm kernels, want %d" % (name, found, want))
         self.assertEqual(problems, [], "\n".join(problems))
 
     def test_slabs_by_cp_async_on_sm_80(self):
@@ -481,10 +492,10 @@ class FastKernelLoadsFromSharedMemory(unittest.TestCase):
         self.assertIn("cp.async.mbarrier.arrive.noinc", body)
         for absent in ("cp.async.bulk", "barrier.cluster", "mapa"):
             self.assertNotIn(absent, body, "sm_80 has no " + absent)
-        # The document's configuration is F16_IN_F32_OUT: three stages with cp.async (four with the copy engine).
-        found = re.search(r"\.shared \.align 8 \.b8 _ZZ6d_gemm\S*E4full\[(\d+)\]", open(path).read())
-        self.assertIsNotNone(found, "no full[] barriers in the sm_80 PTX")
-        self.assertEqual(int(found.group(1)), 8 * 3, "F16_IN_F32_OUT has STAGES_CP_ASYNC 3")
+        kernels = d_gemm_ptx_all(open(path).read())
+        self.assertEqual(len(kernels), TILE_COUNTS["F16_IN_F32_OUT"], "one d_gemm per tile configuration")
+        for kernel in kernels:
+            self.assertIn("cp.async.mbarrier.arrive.noinc", kernel, "every tile configuration copies by cp.async")
 
 
 class MakeOverrides(unittest.TestCase):

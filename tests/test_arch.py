@@ -1,0 +1,146 @@
+"""Builds for every GPU architecture (gemm.md, "Tile sizes per GPU"; Makefile, ARCH).
+
+No GPU is needed: nvcc compiles each type pair for every architecture from Turing
+(sm_75) to Blackwell (sm_120) with -Xptxas -v, and the tests check that
+
+* every type pair compiles, with no spills, for each architecture it runs on:
+  sm_75 for the 16-bit and 8-bit type pairs, sm_80, 86, 89, 90, 100 and 120 for all;
+* bf16, tf32 and f64 built for sm_75 stop at the #error that says why;
+* ARCH takes nvcc's spellings (90, sm_90, 9.0, 90a, compute_80) and refuses
+  architectures the program does not build for, with a message;
+* plain make on a machine without a GPU builds every family, without sm_75
+  for the type pairs that need sm_80.
+
+They skip when nvcc is missing.
+"""
+
+import concurrent.futures
+import os
+import re
+import subprocess
+import tempfile
+import unittest
+
+from test_build import NVCC, GEMM_CU, COMPILE_TIMEOUT_S, makefile_nvcc_flags, parse_ptxas_report, run, tail
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ARCHS = ("75", "80", "86", "89", "90", "100", "120")
+SM80_TYPES = ("BF16_IN_F32_OUT", "TF32_IN_F32_OUT", "F64_IN_OUT")
+DEFAULT_SHAPE = {"TF32_IN_F32_OUT": "MNK_16x16x8", "F64_IN_OUT": "MNK_8x8x4"}
+TYPE_PAIRS = ("F16_IN_F32_OUT", "F16_IN_OUT", "U8_IN_I32_OUT", "I8_IN_I32_OUT") + SM80_TYPES
+
+
+def defines(type_pair, transpose_b=0):
+    return ["-DCONFIG_ON_COMMAND_LINE", "-D" + type_pair, "-D" + DEFAULT_SHAPE.get(type_pair, "MNK_16x16x16"),
+            "-DTRANSPOSE_A=0", "-DTRANSPOSE_B=%d" % transpose_b]
+
+
+def make_print(*arguments):
+    return run(["make", "-s", "--no-print-directory", "-C", ROOT, "print-gencode"] + list(arguments), timeout=60)
+
+
+@unittest.skipIf(NVCC is None, "nvcc not found (not on PATH, no /usr/local/cuda/bin/nvcc)")
+class EveryArchitecture(unittest.TestCase):
+    results = {}
+
+    @classmethod
+    def setUpClass(cls):
+        if not GEMM_CU.exists():
+            raise unittest.SkipTest("out/gemm.cu is missing")
+        cls.tmp = tempfile.TemporaryDirectory(prefix="gemm-arch-")
+        flags = makefile_nvcc_flags() + ["-Xptxas", "-v"]
+
+        def build(type_pair):
+            archs = [a for a in ARCHS if not (a == "75" and type_pair in SM80_TYPES)]
+            gencode = sum((["-gencode", "arch=compute_%s,code=sm_%s" % (a, a)] for a in archs), [])
+            out = os.path.join(cls.tmp.name, type_pair + ".o")
+            code, stdout, stderr = run([NVCC, "-c"] + flags + gencode + defines(type_pair) + [str(GEMM_CU), "-o", out],
+                                       timeout=COMPILE_TIMEOUT_S)
+            return type_pair, (code, stdout + stderr)
+
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1)) as pool:
+            cls.results = dict(pool.map(build, TYPE_PAIRS))
+
+    @classmethod
+    def tearDownClass(cls):
+        if hasattr(cls, "tmp"):
+            cls.tmp.cleanup()
+
+    def test_every_type_pair_compiles_for_every_architecture(self):
+        failed = {t: tail(output, 4) for t, (code, output) in self.results.items() if code != 0}
+        self.assertEqual(failed, {}, "type pairs that do not compile for %s" % ", ".join(ARCHS))
+
+    def test_no_spills_on_any_architecture(self):
+        spilling = {}
+        for type_pair, (code, output) in self.results.items():
+            report = parse_ptxas_report(output) if code == 0 else {}
+            self.assertTrue(report or code != 0, "%s: no ptxas report" % type_pair)
+            bad = {name: spill for name, spill in report.items() if spill != (0, 0)}
+            if bad:
+                spilling[type_pair] = bad
+        self.assertEqual(spilling, {}, "functions that spill")
+
+    def test_every_tile_configuration_for_every_architecture(self):
+        """ptxas reports d_gemm<TILE> once per tile configuration and architecture."""
+        tiles = {"F16_IN_F32_OUT": 4, "BF16_IN_F32_OUT": 4, "F16_IN_OUT": 3, "U8_IN_I32_OUT": 2,
+                 "I8_IN_I32_OUT": 2, "TF32_IN_F32_OUT": 2, "F64_IN_OUT": 2}
+        for type_pair, (code, output) in self.results.items():
+            if code != 0:
+                continue
+            archs = len([a for a in ARCHS if not (a == "75" and type_pair in SM80_TYPES)])
+            entries = re.findall(r"Compiling entry function '_Z6d_gemmILi\d+EE\S*' for 'sm_(\d+)'", output)
+            self.assertEqual(len(entries), tiles[type_pair] * archs, "%s: d_gemm entries %s" % (type_pair, entries))
+
+    def test_sm80_type_pairs_refuse_sm75(self):
+        for type_pair in SM80_TYPES:
+            code, out, err = run([NVCC, "-c", "-gencode", "arch=compute_75,code=sm_75"] + makefile_nvcc_flags()
+                                 + defines(type_pair) + [str(GEMM_CU), "-o", os.devnull], timeout=COMPILE_TIMEOUT_S)
+            self.assertNotEqual(code, 0, "%s built for sm_75" % type_pair)
+            self.assertIn("bf16, tf32 and f64 need sm_80", out + err, tail(out + err, 4))
+            self.assertIn("gemm.md", out + err, "the #error points into gemm.md")
+
+
+class ArchSpellings(unittest.TestCase):
+    """The Makefile's ARCH: nvcc's spellings, PTX-only words, and refusals."""
+
+    def gencode(self, *arguments):
+        code, out, err = make_print(*arguments)
+        self.assertEqual(code, 0, err)
+        return out.split()
+
+    def test_spellings_of_one_architecture(self):
+        want = ["-gencode", "arch=compute_90,code=sm_90", "-gencode", "arch=compute_90,code=compute_90"]
+        for spelling in ("90", "sm_90", "9.0"):
+            self.assertEqual(self.gencode("ARCH=" + spelling), want, spelling)
+        self.assertEqual(self.gencode("ARCH=90a"),
+                         ["-gencode", "arch=compute_90a,code=sm_90a", "-gencode", "arch=compute_90a,code=compute_90a"])
+
+    def test_ptx_only(self):
+        self.assertEqual(self.gencode("ARCH=compute_80"), ["-gencode", "arch=compute_80,code=compute_80"])
+
+    def test_several(self):
+        self.assertEqual(self.gencode("ARCH=80 sm_86 8.9"),
+                         ["-gencode", "arch=compute_80,code=sm_80", "-gencode", "arch=compute_86,code=sm_86",
+                          "-gencode", "arch=compute_89,code=sm_89", "-gencode", "arch=compute_89,code=compute_89"])
+
+    def test_refused(self):
+        for bad in ("70", "sm_61", "banana", ""):
+            code, out, err = make_print("ARCH=" + bad)
+            self.assertNotEqual(code, 0, "ARCH=%r accepted" % bad)
+            self.assertRegex(err, r"ARCH", "ARCH=%r: no message naming ARCH" % bad)
+
+    def test_default_without_a_gpu(self):
+        """Without a GPU (PATH without nvidia-smi) make builds every family; sm_80 type pairs start at sm_80."""
+        env = dict(os.environ, PATH=os.path.dirname(NVCC or "/usr/bin") + os.pathsep + "/usr/bin:/bin")
+        for type_pair, first in (("F16_IN_F32_OUT", "75"), ("BF16_IN_F32_OUT", "80"), ("F64_IN_OUT", "80")):
+            result = subprocess.run(["make", "-s", "--no-print-directory", "-C", ROOT, "print-gencode",
+                                     "TYPE=" + type_pair], env=env, capture_output=True, text=True, timeout=60)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            archs = re.findall(r"code=sm_(\d+)", result.stdout)
+            self.assertEqual(archs[0], first, "%s: %s" % (type_pair, result.stdout))
+            self.assertEqual(set(archs), set(ARCHS) - ({"75"} if first == "80" else set()), result.stdout)
+            self.assertIn("code=compute_120", result.stdout, "PTX for the newest, for GPUs after it")
+
+
+if __name__ == "__main__":
+    unittest.main()
