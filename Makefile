@@ -2,7 +2,10 @@
 #
 #   make                 build out/gemm (needs nvcc, make, python3)
 #   make run ARGS="..."  build and run it (ARGS: sizes and options, see out/gemm --help)
-#   make test            the CPU-only test suite (what CI runs)
+#   make test            the CPU-only test suite (what CI runs), with pytest
+#   make test TESTS=page the tests whose names match a pytest -k expression
+#                        (TESTS="tangle and not Fuzz"), or node ids, any word
+#                        with .py or :: (TESTS=tests/test_tangle.py::MapTest)
 #   make gpu-test        every configuration, verified, on a GPU
 #   make bench           benchmark tables, CSV and plot under docs/bench/ (on a GPU)
 #   make html            weave out/gemm.html (needs pandoc)
@@ -97,10 +100,23 @@ $(BIN): $(SRC) $(FLAGS_FILE)
 run: $(BIN)
 	$(BIN) $(ARGS)
 
-# Installs missing test tools where it can (root or sudo, apt-get); otherwise names them.
+# make test: tests/install_tools.sh installs the missing Debian packages where it
+# can (root or sudo, apt-get; otherwise it names them) and the pinned Python
+# packages of tests/requirements.txt into TEST_VENV; then pytest runs the suite
+# on TEST_JOBS cores (pytest-xdist; "auto": all of them). TESTS selects (see the
+# top); PYTEST_ARGS adds options (PYTEST_ARGS="-x -v").
+TEST_VENV   ?= out/venv
+TEST_JOBS   ?= auto
+PYTEST_ARGS ?=
+TEST_SELECTION = $(if $(TESTS),$(if $(findstring .py,$(TESTS))$(findstring ::,$(TESTS)),$(TESTS),-k '$(TESTS)'))
+
 test:
-	@bash tests/install_tools.sh
-	$(PYTHON) tests/run.py $(TESTS)
+	@PYTHON='$(PYTHON)' TEST_VENV='$(TEST_VENV)' bash tests/install_tools.sh
+	@python='$(TEST_VENV)/bin/python'; [ -x "$$python" ] || python='$(PYTHON)'; \
+	"$$python" -c 'import pytest, xdist' 2>/dev/null || { echo "make test: no pytest and pytest-xdist" \
+	  "in $(TEST_VENV) or for $(PYTHON): install tests/requirements.txt (pip install -r)" >&2; exit 1; }; \
+	echo "$$python -m pytest -n $(TEST_JOBS) $(TEST_SELECTION) $(PYTEST_ARGS)"; \
+	"$$python" -m pytest -n $(TEST_JOBS) $(TEST_SELECTION) $(PYTEST_ARGS)
 
 gpu-test: out/gemm.cu
 	$(PYTHON) tests/gpu_test.py $(GPU_TEST_ARGS)

@@ -9,6 +9,8 @@ page.lua -- small layout fixes for the woven page.
   its caption wraps normally. An optional alt attribute gives a longer text
   alternative than the caption:
       ![Caption shown under the figure.](docs/figures/tiles.svg){alt="What the figure shows, in words."}
+  pandoc 2 reads such a figure as a paragraph (Para below), pandoc 3 as a
+  Figure block (Figure below); both give the same markup.
 * A paragraph holding only a display equation becomes
   <div class="math-display">, which scrolls instead of widening the page.
 * The page gets a <title> even when the document has none.
@@ -32,19 +34,10 @@ local function only_display_math(para)
   return found
 end
 
--- pandoc 2.17 marks an implicit figure as a paragraph holding one image
--- whose title starts with "fig:".
-function Para(para)
-  if only_display_math(para) then
-    return pandoc.Div({pandoc.Plain(para.content)}, pandoc.Attr("", {"math-display"}))
-  end
-  if #para.content ~= 1 or para.content[1].t ~= "Image" then return nil end
-  local image = para.content[1]
-  if image.title:sub(1, 4) ~= "fig:" then return nil end
-  local caption = image.caption
+-- <figure><div class="figure-body"><img></div><figcaption>caption</figcaption></figure>
+local function figure_markup(image, caption, figure_id)
   local alt = image.attributes["alt"] or pandoc.utils.stringify(caption)
   image.attributes["alt"] = nil
-  local figure_id = image.identifier
   image.identifier = ""
   local img = pandoc.Image({pandoc.Str(alt)}, image.src, "", image.attr)
   local open = figure_id ~= "" and ('<figure id="' .. figure_id .. '">') or "<figure>"
@@ -55,6 +48,29 @@ function Para(para)
     pandoc.Plain(caption),
     pandoc.RawBlock("html", "</figcaption>\n</figure>"),
   }
+end
+
+-- pandoc 2.17 marks an implicit figure as a paragraph holding one image
+-- whose title starts with "fig:".
+function Para(para)
+  if only_display_math(para) then
+    return pandoc.Div({pandoc.Plain(para.content)}, pandoc.Attr("", {"math-display"}))
+  end
+  if #para.content ~= 1 or para.content[1].t ~= "Image" then return nil end
+  local image = para.content[1]
+  if image.title:sub(1, 4) ~= "fig:" then return nil end
+  return figure_markup(image, image.caption, image.identifier)
+end
+
+-- pandoc 3 reads an implicit figure as a Figure block holding one image; the
+-- figure's identifier is the image's, moved up.
+function Figure(figure)
+  if #figure.content ~= 1 or #figure.content[1].content ~= 1 then return nil end
+  local image = figure.content[1].content[1]
+  if image.t ~= "Image" then return nil end
+  local caption = pandoc.utils.blocks_to_inlines(figure.caption.long)
+  local figure_id = figure.identifier ~= "" and figure.identifier or image.identifier
+  return figure_markup(image, caption, figure_id)
 end
 
 function Meta(meta)
