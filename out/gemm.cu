@@ -455,7 +455,7 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
     }
 }
 #line 986 "gemm.md"
-/* One tile configuration: a row of TILE_TABLE. */
+/* One tile configuration: a row of tile_table below. */
 typedef struct {
     int family;                      /* which type pairs it is for (below) */
     int for_kib;                     /* the smallest budget it was chosen for, KiB per block */
