@@ -454,7 +454,7 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
         *dst = scale_accumulator(alpha, staging_c[warp][(e / FRAG_N) * STAGED_C_LD + e % FRAG_N], beta, old);
     }
 }
-#line 986 "gemm.md"
+#line 1005 "gemm.md"
 /* One tile configuration: a row of tile_table below. */
 typedef struct {
     int family;                      /* which type pairs it is for (below) */
@@ -463,6 +463,7 @@ typedef struct {
     int warps_m, warps_n;            /* warps of the block, arranged warps_m x warps_n */
     int stages, in_flight;           /* slab buffers in shared memory; slabs requested ahead ("ahead") */
     int cluster;                     /* blocks sharing A's slabs on the copy-engine path */
+    int b_threads;                   /* 1: on that path, B transposed is copied by the threads (cp.async) */
 } Tile;
 
 enum { TILES_16BIT, TILES_HALF_ACC, TILES_INT8, TILES_TF32, TILES_F64 };
@@ -472,22 +473,22 @@ enum { TILES_16BIT, TILES_HALF_ACC, TILES_INT8, TILES_TF32, TILES_F64 };
 __host__ __device__ constexpr Tile tile_table(int row)
 {
     constexpr Tile table[] = {
-        /* family        KiB  block_m block_n block_k  warps_m warps_n  stages  ahead  cluster */
-        {TILES_16BIT,    227,   256,    128,     64,      4,      2,      4,      2,     2},   /* H100, H200, B200 */
-        {TILES_16BIT,    163,   256,    128,     64,      4,      2,      3,      1,     2},   /* A100, A30, Orin */
-        {TILES_16BIT,     99,   256,    128,     32,      4,      2,      3,      2,     2},   /* RTX 30xx-50xx, L4 */
-        {TILES_16BIT,     64,   128,    128,     32,      2,      2,      3,      2,     2},   /* T4, RTX 20xx */
-        {TILES_HALF_ACC, 163,   256,    256,     32,      2,      4,      4,      2,     2},
-        {TILES_HALF_ACC,  99,   128,    256,     32,      2,      4,      3,      2,     2},
-        {TILES_HALF_ACC,  64,   128,    128,     32,      2,      2,      3,      2,     2},
-        {TILES_INT8,      99,   256,    128,     64,      4,      2,      4,      2,     2},
-        {TILES_INT8,      64,   128,    256,     64,      2,      4,      2,      1,     2},
-        {TILES_TF32,     163,   128,    256,     32,      2,      4,      3,      1,     2},
-        {TILES_TF32,      99,   128,    256,     16,      2,      4,      3,      1,     2},
-        {TILES_F64,      227,   128,     64,     16,      4,      2,      4,      2,     1},
-        {TILES_F64,       99,   128,     64,     16,      4,      2,      3,      1,     1},
+        /* family        KiB  block_m block_n block_k  warps_m warps_n  stages  ahead  cluster  B^T by threads */
+        {TILES_16BIT,    227,   256,    128,     64,      4,      2,      4,      2,     2,        0},   /* H100, H200, B200 */
+        {TILES_16BIT,    163,   256,    128,     64,      4,      2,      3,      1,     2,        0},   /* A100, A30, Orin */
+        {TILES_16BIT,     99,   256,    128,     32,      4,      2,      3,      2,     2,        0},   /* RTX 30xx-50xx, L4 */
+        {TILES_16BIT,     64,   128,    128,     32,      2,      2,      3,      2,     2,        1},   /* T4, RTX 20xx */
+        {TILES_HALF_ACC, 163,   256,    256,     32,      2,      4,      4,      2,     2,        0},
+        {TILES_HALF_ACC,  99,   128,    256,     32,      2,      4,      3,      2,     2,        0},
+        {TILES_HALF_ACC,  64,   128,    128,     32,      2,      2,      3,      2,     2,        1},
+        {TILES_INT8,      99,   256,    128,     64,      4,      2,      4,      2,     2,        0},
+        {TILES_INT8,      64,   128,    256,     64,      2,      4,      2,      1,     2,        0},
+        {TILES_TF32,     163,   128,    256,     32,      2,      4,      3,      1,     2,        0},
+        {TILES_TF32,      99,   128,    256,     16,      2,      4,      3,      1,     2,        0},
+        {TILES_F64,      227,   128,     64,     16,      4,      2,      4,      2,     1,        0},
+        {TILES_F64,       99,   128,     64,     16,      4,      2,      3,      1,     1,        0},
     };
-    return row < (int)(sizeof table / sizeof table[0]) ? table[row] : Tile{-1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    return row < (int)(sizeof table / sizeof table[0]) ? table[row] : Tile{-1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 }
 
 #if IS_INTEGER
@@ -501,7 +502,7 @@ __host__ __device__ constexpr Tile tile_table(int row)
 #else
 #define TILE_FAMILY TILES_16BIT   /* fp16 and bf16 with float accumulators */
 #endif
-#line 1040 "gemm.md"
+#line 1060 "gemm.md"
 __host__ __device__ constexpr int tile_count(void)
 {
     int count = 0;
@@ -521,7 +522,7 @@ __host__ __device__ constexpr Tile tile_row(int index)
 
 #define TILES tile_count()
 static_assert(TILES >= 1 && TILES <= 4, "every type pair has one to four tile configurations");
-#line 1100 "gemm.md"
+#line 1120 "gemm.md"
 #if IS_INTEGER
 #define TILE_TRANSPOSE_A 0   /* A as M x K */
 #define TILE_TRANSPOSE_B 1   /* B as N x K */
@@ -557,7 +558,7 @@ typedef wmma::fragment<wmma::matrix_b, FRAG_M, FRAG_N, FRAG_K, frag_t, wmma::row
 #define TILE_B_INDEX(kk, j, ld) ((size_t)(kk) * (ld) + (j))
 #define TILE_FRAG_ROW_B FRAG_N
 #endif
-#line 1172 "gemm.md"
+#line 1192 "gemm.md"
 #if IS_INTEGER
 #define TRANSPOSE_ROWS 64    /* K per tile */
 #define TRANSPOSE_COLS 128   /* M or N per tile */
@@ -610,7 +611,7 @@ __global__ void __launch_bounds__(256) d_transpose(const input_t *__restrict__ i
     }
 }
 #endif
-#line 1229 "gemm.md"
+#line 1249 "gemm.md"
 #if PREROUND
 __global__ void d_round_tf32(const float *__restrict__ in, float *__restrict__ out, size_t count)
 {
@@ -619,7 +620,7 @@ __global__ void d_round_tf32(const float *__restrict__ in, float *__restrict__ o
         out[i] = wmma::__float_to_tf32(in[i]);
 }
 #endif
-#line 1273 "gemm.md"
+#line 1293 "gemm.md"
 /* Offset of element (row, col) of a slab `rows` high, cut into panels `panel` elements wide with rows
    `ld` apart. */
 __host__ __device__ constexpr int tile_offset(int row, int col, int rows, int panel, int ld)
@@ -658,13 +659,14 @@ __host__ __device__ constexpr int b_offset(Slab b, int kk, int j)
 {
     return TILE_TRANSPOSE_B ? tile_offset(j, kk, b.rows, b.panel, b.ld) : tile_offset(kk, j, b.rows, b.panel, b.ld);
 }
-#line 1322 "gemm.md"
+#line 1342 "gemm.md"
 typedef struct {
     int block_m, block_n, block_k, warps_n, stages, in_flight, cluster;   /* from the table */
     int threads, warp_tile_m, warp_tile_n, frags_m, frags_n;
     Slab a, b;
     int staging_ld, staging_warp_elems;               /* the epilogue's staging area, per warp */
     int barrier_offset, shared_bytes;                 /* bytes: slabs or staging, then the barriers */
+    bool b_by_threads;                                /* copy-engine path: B's slab by cp.async instead */
 } TileGeometry;
 
 __host__ __device__ constexpr TileGeometry tile_geometry(int index)
@@ -692,10 +694,11 @@ __host__ __device__ constexpr TileGeometry tile_geometry(int index)
     int pipeline = row.stages * (tile.a.elems + tile.b.elems) * (int)sizeof(input_t);
     int staging = row.warps_m * row.warps_n * tile.staging_warp_elems * (int)sizeof(accum_t);
     tile.barrier_offset = pipeline > staging ? pipeline : staging;
-    tile.shared_bytes = tile.barrier_offset + 2 * row.stages * (int)sizeof(unsigned long long);
+    tile.b_by_threads = row.b_threads && TILE_TRANSPOSE_B;
+    tile.shared_bytes = tile.barrier_offset + (tile.b_by_threads ? 3 : 2) * row.stages * (int)sizeof(unsigned long long);
     return tile;
 }
-#line 1383 "gemm.md"
+#line 1405 "gemm.md"
 /* The 32-bit shared-memory address that PTX instructions naming .shared take. */
 __device__ static inline unsigned shared_address(const void *pointer)
 {
@@ -719,7 +722,7 @@ __device__ static inline void copy_async(void *shared_destination, const void *g
         *(uint2 *)shared_destination = *(const uint2 *)global_source;
 #endif
 }
-#line 1427 "gemm.md"
+#line 1449 "gemm.md"
 /* Elements per copy: 16 bytes, or the whole row of a panel narrower than that. */
 __host__ __device__ constexpr int chunk_elems(int panel)
 {
@@ -765,19 +768,21 @@ __device__ static inline void copy_slab_async(input_t *destination, const input_
                 source + (size_t)row_pass * rows_per_pass * ld + column_pass * column_step);
 }
 
-/* Every thread of the block copies its chunks of slab k_tile of A and of B. */
+/* Every thread of the block copies its chunks of slab k_tile of A, of B, or of both. */
 template <int TILE>
 __device__ static inline void load_stage(input_t *a_tile, input_t *b_tile, const CopyPlan *a_plan,
-                                         const CopyPlan *b_plan, int k_tile)
+                                         const CopyPlan *b_plan, int k_tile, bool with_a, bool with_b)
 {
     constexpr TileGeometry tile = tile_geometry(TILE);
     constexpr Slab a = tile.a, b = tile.b;
-    copy_slab_async<tile.threads, a.rows, a.cols, a.panel, a.ld>(
-        a_tile + a_plan->offset, a_plan->source + TILE_A_INDEX(0, k_tile * tile.block_k, a_plan->ld), a_plan->ld);
-    copy_slab_async<tile.threads, b.rows, b.cols, b.panel, b.ld>(
-        b_tile + b_plan->offset, b_plan->source + TILE_B_INDEX(k_tile * tile.block_k, 0, b_plan->ld), b_plan->ld);
+    if (with_a)
+        copy_slab_async<tile.threads, a.rows, a.cols, a.panel, a.ld>(
+            a_tile + a_plan->offset, a_plan->source + TILE_A_INDEX(0, k_tile * tile.block_k, a_plan->ld), a_plan->ld);
+    if (with_b)
+        copy_slab_async<tile.threads, b.rows, b.cols, b.panel, b.ld>(
+            b_tile + b_plan->offset, b_plan->source + TILE_B_INDEX(k_tile * tile.block_k, 0, b_plan->ld), b_plan->ld);
 }
-#line 1566 "gemm.md"
+#line 1590 "gemm.md"
 /* Copies a box of the tensor to shared memory, to the same offset in every block of mask (0: this block
    only); each destination's barrier at the barrier's offset counts the bytes. */
 __device__ static inline void copy_tensor(void *shared_destination, const CUtensorMap *map, int row, int panel,
@@ -801,7 +806,7 @@ __device__ static inline void copy_tensor(void *shared_destination, const CUtens
 template <int TILE>
 __device__ static inline void load_stage_tensor(input_t *a_tile, input_t *b_tile, const CUtensorMap *a_map,
                                                 const CUtensorMap *b_map, int block_row, int block_col, int k_tile,
-                                                unsigned long long *full, unsigned rank)
+                                                unsigned long long *full, unsigned rank, bool with_b)
 {
     constexpr TileGeometry tile = tile_geometry(TILE);
     constexpr Slab a = tile.a, b = tile.b;
@@ -822,9 +827,10 @@ __device__ static inline void load_stage_tensor(input_t *a_tile, input_t *b_tile
         a_row += rank * a.box_rows;
     }
     copy_tensor(a_tile, a_map, a_row, a_panel, full, tile.cluster > 1 ? (1 << tile.cluster) - 1 : 0);
-    copy_tensor(b_tile, b_map, b_row, b_panel, full, 0);
+    if (with_b)
+        copy_tensor(b_tile, b_map, b_row, b_panel, full, 0);
 }
-#line 1661 "gemm.md"
+#line 1686 "gemm.md"
 /* The type pairs whose load_matrix_sync from shared memory compiles to generic loads */
 #if defined(BF16_IN_F32_OUT) || defined(TF32_IN_F32_OUT) || defined(F64_IN_OUT)
 #define LOAD_BY_PTX 1
@@ -905,7 +911,7 @@ __device__ static inline void load_shared_b(tile_fragment_b &fragment, const inp
     wmma::load_matrix_sync(fragment, pointer, ldm);
 #endif
 }
-#line 1753 "gemm.md"
+#line 1778 "gemm.md"
 template <int TILE>
 __device__ static inline void multiply_stage(fragment_c (&acc)[tile_geometry(TILE).frags_m][tile_geometry(TILE).frags_n],
                                              const input_t *a_tile, const input_t *b_tile, int warp_row, int warp_col)
@@ -928,7 +934,7 @@ __device__ static inline void multiply_stage(fragment_c (&acc)[tile_geometry(TIL
                 wmma::mma_sync(acc[i][j], a_frag[i], b_frag[j], acc[i][j]);
     }
 }
-#line 1791 "gemm.md"
+#line 1816 "gemm.md"
 #define C_VECTOR (16 / sizeof(accum_t))   /* accumulator elements per 16 bytes */
 
 typedef union {
@@ -964,7 +970,7 @@ __device__ static inline void store_tile(fragment_c (&acc)[tile_geometry(TILE).f
         __syncwarp();   /* the staging area is rewritten for the next row of fragments */
     }
 }
-#line 1843 "gemm.md"
+#line 1868 "gemm.md"
 #define GROUP_ROWS 8
 
 /* Block `block` of the grid takes block tile (block_row, block_col) of a blocks_m x blocks_n grid of them;
@@ -979,7 +985,7 @@ __device__ static inline void block_position(int block, int cluster, int blocks_
     *block_row = first_row + in_group % rows_in_group;
     *block_col = in_group / rows_in_group * cluster + block % cluster;
 }
-#line 1949 "gemm.md"
+#line 1977 "gemm.md"
 #if __CUDA_ARCH__ >= 900
 #define USE_TMA 1   /* slabs by the copy engine, A shared by the cluster */
 #else
@@ -1069,11 +1075,12 @@ __device__ static inline void barrier_wait(unsigned long long *barrier, int use)
     __syncthreads();
 #endif
 }
-#line 2058 "gemm.md"
+#line 2086 "gemm.md"
 /* What the loop's producer side needs: where the slabs go, how their arrival is counted, where they come from. */
 typedef struct {
     input_t *a_tiles, *b_tiles;         /* `stages` slabs of each */
     unsigned long long *full, *empty;   /* one barrier of each per stage */
+    unsigned long long *b_copied;       /* copy engine with B by the threads: B's slab has landed */
     CopyPlan a_plan, b_plan;            /* cp.async: this thread's chunks */
     const CUtensorMap *a_map, *b_map;   /* copy engine: the operands */
     int block_row, block_col;           /* this block's tile of C */
@@ -1087,19 +1094,19 @@ __device__ static inline void request_slab(const Pipeline *pipe, int next)
     constexpr TileGeometry tile = tile_geometry(TILE);
     int s = next % tile.stages;
     input_t *a_tile = pipe->a_tiles + s * tile.a.elems, *b_tile = pipe->b_tiles + s * tile.b.elems;
-    if (USE_TMA) {
-        if (threadIdx.x != next % (tile.threads / 32) * 32)   /* one thread, a different warp each slab */
-            return;
+    bool b_by_threads = !USE_TMA || tile.b_by_threads;
+    if (b_by_threads) {   /* every thread copies its chunks (of both slabs, before sm_90) */
         if (next >= tile.stages)
             barrier_wait(&pipe->empty[s], next / tile.stages - 1);
-        barrier_arrive_expect(&pipe->full[s], (tile.a.elems + tile.b.elems) * sizeof(input_t));
+        load_stage<TILE>(a_tile, b_tile, &pipe->a_plan, &pipe->b_plan, next, !USE_TMA, true);
+        barrier_arrive_on_copies(USE_TMA ? &pipe->b_copied[s] : &pipe->full[s]);
+    }
+    if (USE_TMA && threadIdx.x == next % (tile.threads / 32) * 32) {   /* one thread, a different warp each slab */
+        if (next >= tile.stages && !b_by_threads)
+            barrier_wait(&pipe->empty[s], next / tile.stages - 1);
+        barrier_arrive_expect(&pipe->full[s], (tile.a.elems + (b_by_threads ? 0 : tile.b.elems)) * sizeof(input_t));
         load_stage_tensor<TILE>(a_tile, b_tile, pipe->a_map, pipe->b_map, pipe->block_row, pipe->block_col, next,
-                                &pipe->full[s], pipe->rank);
-    } else {
-        if (next >= tile.stages)
-            barrier_wait(&pipe->empty[s], next / tile.stages - 1);
-        load_stage<TILE>(a_tile, b_tile, &pipe->a_plan, &pipe->b_plan, next);
-        barrier_arrive_on_copies(&pipe->full[s]);
+                                &pipe->full[s], pipe->rank, !b_by_threads);
     }
 }
 
@@ -1110,7 +1117,7 @@ __device__ static inline void release_slab(unsigned long long *empty, int cluste
     if (threadIdx.x % 32 == 0)
         barrier_arrive(empty, cluster);
 }
-#line 2105 "gemm.md"
+#line 2134 "gemm.md"
 template <int TILE>
 __global__ void __launch_bounds__(tile_geometry(TILE).threads, 1)
 d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__restrict__ c,
@@ -1126,6 +1133,7 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
     pipe.b_tiles = pipe.a_tiles + tile.stages * tile.a.elems;
     pipe.full = (unsigned long long *)(shared_bytes + tile.barrier_offset);
     pipe.empty = pipe.full + tile.stages;
+    pipe.b_copied = pipe.empty + tile.stages;
     block_position(blockIdx.x, tile.cluster, shape.m_padded / tile.block_m, shape.n_padded / tile.block_n,
                    &pipe.block_row, &pipe.block_col);
     int lda = TILE_TRANSPOSE_A ? shape.m_padded : shape.k_padded;
@@ -1148,6 +1156,8 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
         for (int s = 0; s < tile.stages; s++) {
             barrier_init(&pipe.full[s], USE_TMA ? 1 : tile.threads);
             barrier_init(&pipe.empty[s], tile.threads / 32 * cluster);
+            if (USE_TMA && tile.b_by_threads)
+                barrier_init(&pipe.b_copied[s], tile.threads);
         }
     fence_barrier_init();
     cluster_sync();   /* every block's barriers are ready before anyone copies or arrives */
@@ -1161,6 +1171,8 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
             continue;
         int s = k_tile % tile.stages;
         barrier_wait(&pipe.full[s], k_tile / tile.stages);
+        if (USE_TMA && tile.b_by_threads)
+            barrier_wait(&pipe.b_copied[s], k_tile / tile.stages);
         multiply_stage<TILE>(acc, pipe.a_tiles + s * tile.a.elems, pipe.b_tiles + s * tile.b.elems, warp_row, warp_col);
         release_slab(&pipe.empty[s], cluster);
     }
@@ -1170,7 +1182,7 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
                      pipe.block_row * tile.block_m + warp_row, pipe.block_col * tile.block_n + warp_col, alpha, beta);
     cluster_sync();   /* the other blocks may still arrive on our barriers: stay until they are done */
 }
-#line 2187 "gemm.md"
+#line 2221 "gemm.md"
 #define PEAK_CHAINS 8
 #define PEAK_WARPS 8
 #define PEAK_LD 64   /* elements per row of the peak operands: a multiple of 16 bytes for every type */
@@ -1199,7 +1211,7 @@ d_peak(const input_t *a, const input_t *b, accum_t *c, int iterations)
     int warp = blockIdx.x * PEAK_WARPS + threadIdx.x / 32;
     wmma::store_matrix_sync(c + (size_t)warp * FRAG_M * FRAG_N, acc[0], FRAG_N, wmma::mem_row_major);
 }
-#line 2236 "gemm.md"
+#line 2270 "gemm.md"
 #if IS_INTEGER
 #define INPUT_TO_EXACT(x) ((long long)(x))
 #define ACCUM_TO_EXACT(x) ((long long)(x))
@@ -1207,7 +1219,7 @@ d_peak(const input_t *a, const input_t *b, accum_t *c, int iterations)
 #define INPUT_TO_EXACT(x) INPUT_TO_DOUBLE(x)
 #define ACCUM_TO_EXACT(x) ACCUM_TO_DOUBLE(x)
 #endif
-#line 2272 "gemm.md"
+#line 2306 "gemm.md"
 #if defined(F64_IN_OUT)
 #define ROUNDING_STEPS(k) ((double)(k) + 2.0)
 #else
@@ -1225,7 +1237,7 @@ __host__ __device__ static inline double error_bound(double abs_products, double
            UNIT_ROUNDOFF_OUT * abs_result;
 #endif
 }
-#line 2307 "gemm.md"
+#line 2341 "gemm.md"
 __host__ __device__ static inline void reference_element(const input_t *a, const input_t *b, const accum_t *c_in,
                                                          Shape shape, exact_t alpha, exact_t beta, int i, int j,
                                                          exact_t *result, double *bound)
@@ -1269,7 +1281,7 @@ __global__ void d_gemm_reference(const input_t *a, const input_t *b, const accum
         reference_element(a, b, c_in, shape, alpha, beta, i, j,
                           &result[(size_t)i * shape.n + j], &bound[(size_t)i * shape.n + j]);
 }
-#line 2359 "gemm.md"
+#line 2393 "gemm.md"
 typedef struct {
     long long failures;
     double worst_error, worst_bound, worst_ratio;
@@ -1299,7 +1311,7 @@ static Verdict compare_results(const accum_t *c_out, const exact_t *expected, co
     }
     return verdict;
 }
-#line 2425 "gemm.md"
+#line 2459 "gemm.md"
 enum { KERNEL_FAST, KERNEL_NAIVE };
 enum { VERIFY_AUTO, VERIFY_CPU, VERIFY_GPU, VERIFY_OFF };
 enum { FORMAT_TEXT, FORMAT_KV, FORMAT_CSV };
@@ -1319,7 +1331,7 @@ typedef struct {
     const char *dump_prefix;
     int shared_limit;   /* bytes of shared memory per block to pretend the GPU has; 0: what it has */
 } Options;
-#line 2453 "gemm.md"
+#line 2487 "gemm.md"
 static int parse_integer(const char *text, long long low, long long high, long long *value)
 {
     char *end;
@@ -1482,7 +1494,7 @@ static void print_usage(FILE *out)
             "             4 out of memory, 5 CUDA or cuBLAS error, 6 file error\n",
             TYPE_NAME, SHAPE_NAME, TRANSPOSE_A, TRANSPOSE_B, MAX_PRINT_DIMENSION);
 }
-#line 2636 "gemm.md"
+#line 2670 "gemm.md"
 static uint64_t next_random(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
@@ -1526,7 +1538,7 @@ static void fill_accum(accum_t *x, size_t count, uint64_t seed, uint64_t stream)
 #endif
     }
 }
-#line 2704 "gemm.md"
+#line 2738 "gemm.md"
 /* d_gemm for each tile configuration of this type pair; NULL past the last. */
 #define GEMM_KERNEL(index) ((index) < TILES ? (const void *)d_gemm<(index) < TILES ? (index) : 0> : NULL)
 static const void *const GEMM_KERNELS[4] = {GEMM_KERNEL(0), GEMM_KERNEL(1), GEMM_KERNEL(2), GEMM_KERNEL(3)};
@@ -1549,10 +1561,12 @@ typedef struct {
     int tile;            /* the row of the tile table that fits it */
 } Gpu;
 
-/* How d_gemm fills its slabs, from the architecture it was compiled for. */
-static const char *copy_path_name(int ptx_version)
+/* How d_gemm fills its slabs, from the architecture it was compiled for and the tile configuration. */
+static const char *copy_path_name(int ptx_version, int tile)
 {
-    return ptx_version >= 90 ? "copy-engine" : ptx_version >= 80 ? "cp.async" : "loads";
+    if (ptx_version >= 90)
+        return tile_geometry(tile).b_by_threads ? "copy-engine+cp.async" : "copy-engine";
+    return ptx_version >= 80 ? "cp.async" : "loads";
 }
 
 static int compute_capability_ok(int major, int minor)
@@ -1591,7 +1605,7 @@ static void select_gpu(Gpu *gpu, const Options *options)
         CHECK_CUDA(cudaFuncSetAttribute(GEMM_KERNELS[gpu->tile], cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         tile_geometry(gpu->tile).shared_bytes));
 }
-#line 2779 "gemm.md"
+#line 2815 "gemm.md"
 static void *allocate(size_t bytes, const char *what)
 {
     void *memory = malloc(bytes > 0 ? bytes : 1);
@@ -1608,7 +1622,7 @@ static void check_device_memory(double bytes_needed)
         die(EXIT_NO_MEMORY, "this run needs %.2f GiB of device memory; %.2f GiB of %.2f GiB are free",
             bytes_needed / 0x1p30, free_bytes / 0x1p30, total_bytes / 0x1p30);
 }
-#line 2807 "gemm.md"
+#line 2843 "gemm.md"
 typedef struct {
     double median_ms, min_ms;
 } Timing;
@@ -1650,7 +1664,7 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
     free(times);
     return timing;
 }
-#line 2871 "gemm.md"
+#line 2907 "gemm.md"
 typedef struct {
     Shape shape;
     int kernel;
@@ -1760,7 +1774,7 @@ static void launch_gemm(const void *context)
     }
     CHECK_LAUNCH();
 }
-#line 2996 "gemm.md"
+#line 3032 "gemm.md"
 #if defined(U8_IN_I32_OUT)
 #define HAS_CUBLAS 0
 #else
@@ -1820,7 +1834,7 @@ static void launch_cublas(const void *context)
     (void)context;
 #endif
 }
-#line 3069 "gemm.md"
+#line 3105 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -1868,7 +1882,7 @@ static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, 
     write_npy(prefix, "B", NPY_INPUT, b, shape->rows_b, shape->cols_b, sizeof(input_t));
 #endif
 }
-#line 3125 "gemm.md"
+#line 3161 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -1944,7 +1958,7 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 3211 "gemm.md"
+#line 3247 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -1965,7 +1979,7 @@ static double milliseconds_since(double start)
 {
     return (seconds_now() - start) * 1e3;
 }
-#line 3240 "gemm.md"
+#line 3276 "gemm.md"
 static Shape gemm_shape(int m, int n, int k, int tile_index)
 {
     TileGeometry tile = tile_geometry(tile_index);
@@ -2033,7 +2047,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     CHECK_CUDA(cudaMemcpy(run.b, b_padded, bytes_b_padded, cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaMemcpy(run.c, c_padded, bytes_c_padded, cudaMemcpyHostToDevice));
     double h2d_ms = milliseconds_since(start);
-#line 3314 "gemm.md"
+#line 3350 "gemm.md"
     exact_t *expected = NULL;
     double *bound = NULL, reference_ms = 0.0;
     if (verify != VERIFY_OFF) {
@@ -2060,7 +2074,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
         verdict = compare_results(c_out, expected, bound, shape.m, shape.n);
     if (options->dump_prefix)
         write_npy(options->dump_prefix, "C_out", NPY_ACCUM, c_out, shape.m, shape.n, sizeof(accum_t));
-#line 3347 "gemm.md"
+#line 3383 "gemm.md"
     Timing timing = time_runs(launch_gemm, &run, options->warmup, options->iterations);
     double operations = 2.0 * shape.m * shape.n * shape.k;
     Timing cublas_timing = {0.0, 0.0};
@@ -2081,7 +2095,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
         CHECK_CUBLAS(cublasDestroy(cublas.handle));
         CHECK_CUDA(cudaFree(cublas.run.c));
     }
-#line 3373 "gemm.md"
+#line 3409 "gemm.md"
     Report report = {{NULL}, {{0}}, 0};
     report_add(&report, "mode", "gemm");
     report_add(&report, "type", "%s", TYPE_NAME);
@@ -2124,13 +2138,13 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     report_add(&report, "cluster", "%d", run.cluster);
     report_add(&report, "shared_bytes", "%d", tile.shared_bytes);
     report_add(&report, "shared_budget", "%d", gpu->shared_budget);
-    report_add(&report, "copy_path", "%s", copy_path_name(gpu->ptx_version));
+    report_add(&report, "copy_path", "%s", copy_path_name(gpu->ptx_version, run.tile));
     report_add(&report, "pad_ms", "%.3f", pad_ms);
     report_add(&report, "h2d_ms", "%.3f", h2d_ms);
     report_add(&report, "d2h_ms", "%.3f", d2h_ms);
     report_add(&report, "extract_ms", "%.3f", extract_ms);
     report_add(&report, "reference_ms", "%.3f", reference_ms);
-#line 3428 "gemm.md"
+#line 3464 "gemm.md"
     if (options->print) {
         print_inputs("A", a, shape.rows_a, shape.cols_a);
         print_inputs("B", b, shape.rows_b, shape.cols_b);
@@ -2145,7 +2159,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
         if (options->kernel == KERNEL_FAST)
             printf("tiles    %d x %d x %d, %d warps, %d stages, clusters of %d, %.1f of %.1f KiB shared, %s\n",
                    tile.block_m, tile.block_n, tile.block_k, tile.threads / 32, tile.stages, run.cluster,
-                   tile.shared_bytes / 1024.0, gpu->shared_budget / 1024.0, copy_path_name(gpu->ptx_version));
+                   tile.shared_bytes / 1024.0, gpu->shared_budget / 1024.0, copy_path_name(gpu->ptx_version, run.tile));
         printf("problem  M=%d N=%d K=%d, padded to %d x %d x %d, alpha=%g beta=%g, seed %llu\n", shape.m,
                shape.n, shape.k, shape.m_padded, shape.n_padded, shape.k_padded, (double)run.alpha,
                (double)run.beta, options->seed);
@@ -2186,7 +2200,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     free(bound);
     return verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 3493 "gemm.md"
+#line 3529 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -2241,7 +2255,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     free(host);
     return 0;
 }
-#line 3557 "gemm.md"
+#line 3593 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
@@ -2518,7 +2532,7 @@ static int self_test(void)
     printf("self-test: %d failed\n", self_test_failures);
     return self_test_failures ? 1 : 0;
 }
-#line 3842 "gemm.md"
+#line 3878 "gemm.md"
 int main(int argc, char **argv)
 {
     Options options;
