@@ -123,151 +123,132 @@ static void cuda_failed(const char *call, cudaError_t status,
             die(EXIT_CUDA_ERROR, "%s:%d: %s failed: %s", __FILE__, __LINE__, \
                 #call, cublasGetStatusString(check_status_));                \
     } while (0)
-#line 349 "gemm.md"
-#if defined(F16_IN_F32_OUT) || defined(F16_IN_OUT)
-typedef half input_t;
-typedef half frag_t;
+#line 352 "gemm.md"
+#if defined(F16_IN_F32_OUT)
+#define TYPE_PAIR 0
+#define TYPE_NAME "F16_IN_F32_OUT"
+#define MIN_CC 70
+#define IS_INTEGER 0
+typedef half input_t, frag_t;
+typedef float accum_t, scalar_t;
+typedef double exact_t;
 #define INPUT_TO_DOUBLE(x) ((double)__half2float(x))
 #define INPUT_FROM_FLOAT(x) __float2half_rn(x)
+#define ACCUM_TO_DOUBLE(x) ((double)(x))
+#define ACCUM_FROM_FLOAT(x) ((float)(x))
+#elif defined(F16_IN_OUT)
+#define TYPE_PAIR 1
+#define TYPE_NAME "F16_IN_OUT"
 #define MIN_CC 70
+#define IS_INTEGER 0
+typedef half input_t, frag_t, accum_t;
+typedef float scalar_t;
+typedef double exact_t;
+#define INPUT_TO_DOUBLE(x) ((double)__half2float(x))
+#define INPUT_FROM_FLOAT(x) __float2half_rn(x)
+#define ACCUM_TO_DOUBLE(x) ((double)__half2float(x))
+#define ACCUM_FROM_FLOAT(x) __float2half_rn(x)
+#elif defined(U8_IN_I32_OUT)
+#define TYPE_PAIR 2
+#define TYPE_NAME "U8_IN_I32_OUT"
+#define MIN_CC 72
+#define IS_INTEGER 1
+typedef unsigned char input_t, frag_t;
+typedef int accum_t, scalar_t;
+typedef long long exact_t;
+#define INPUT_TO_DOUBLE(x) ((double)(x))
+#define INPUT_FROM_FLOAT(x) ((input_t)(x))
+#define ACCUM_TO_DOUBLE(x) ((double)(x))
+#define ACCUM_FROM_FLOAT(x) ((int)(x))
+#elif defined(I8_IN_I32_OUT)
+#define TYPE_PAIR 3
+#define TYPE_NAME "I8_IN_I32_OUT"
+#define MIN_CC 72
+#define IS_INTEGER 1
+typedef signed char input_t, frag_t;
+typedef int accum_t, scalar_t;
+typedef long long exact_t;
+#define INPUT_TO_DOUBLE(x) ((double)(x))
+#define INPUT_FROM_FLOAT(x) ((input_t)(x))
+#define ACCUM_TO_DOUBLE(x) ((double)(x))
+#define ACCUM_FROM_FLOAT(x) ((int)(x))
 #elif defined(BF16_IN_F32_OUT)
-typedef __nv_bfloat16 input_t;
-typedef __nv_bfloat16 frag_t;
+#define TYPE_PAIR 4
+#define TYPE_NAME "BF16_IN_F32_OUT"
+#define MIN_CC 80
+#define IS_INTEGER 0
+#define PTX_TYPE "bf16"
+typedef __nv_bfloat16 input_t, frag_t;
+typedef float accum_t, scalar_t;
+typedef double exact_t;
 #define INPUT_TO_DOUBLE(x) ((double)__bfloat162float(x))
 #define INPUT_FROM_FLOAT(x) __float2bfloat16_rn(x)
-#define MIN_CC 80
+#define ACCUM_TO_DOUBLE(x) ((double)(x))
+#define ACCUM_FROM_FLOAT(x) ((float)(x))
 #elif defined(TF32_IN_F32_OUT)
-typedef float input_t;
+#define TYPE_PAIR 5
+#define TYPE_NAME "TF32_IN_F32_OUT"
+#define MIN_CC 80
+#define IS_INTEGER 0
+#define PTX_TYPE "tf32"
+typedef float input_t, accum_t, scalar_t;
 typedef wmma::precision::tf32 frag_t;
+typedef double exact_t;
 #define INPUT_TO_DOUBLE(x) ((double)tf32_round(x))  /* as the tensor cores see it */
 #define INPUT_FROM_FLOAT(x) (x)
-#define MIN_CC 80
-#elif defined(U8_IN_I32_OUT)
-typedef unsigned char input_t;
-typedef unsigned char frag_t;
-#define MIN_CC 72
-#elif defined(I8_IN_I32_OUT)
-typedef signed char input_t;
-typedef signed char frag_t;
-#define MIN_CC 72
+#define ACCUM_TO_DOUBLE(x) ((double)(x))
+#define ACCUM_FROM_FLOAT(x) ((float)(x))
 #elif defined(F64_IN_OUT)
-typedef double input_t;
-typedef double frag_t;
+#define TYPE_PAIR 6
+#define TYPE_NAME "F64_IN_OUT"
+#define MIN_CC 80
+#define IS_INTEGER 0
+#define PTX_TYPE "f64"
+typedef double input_t, frag_t, accum_t, scalar_t, exact_t;
 #define INPUT_TO_DOUBLE(x) ((double)(x))
 #define INPUT_FROM_FLOAT(x) ((double)(x))
-#define MIN_CC 80
+#define ACCUM_TO_DOUBLE(x) ((double)(x))
+#define ACCUM_FROM_FLOAT(x) ((double)(x))
 #endif
-
+#line 447 "gemm.md"
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < MIN_CC * 10
 #error "this type pair needs a newer GPU than one this build is for: bf16, tf32 and f64 need sm_80 (drop 75 from ARCH)"
 #endif
 
-#if defined(U8_IN_I32_OUT) || defined(I8_IN_I32_OUT)
-#define IS_INTEGER 1
-typedef int accum_t;
-typedef int scalar_t;
-typedef long long exact_t;
-#define ACCUM_TO_DOUBLE(x) ((double)(x))
-#elif defined(F16_IN_OUT)
-#define IS_INTEGER 0
-typedef half accum_t;
-typedef float scalar_t;
-typedef double exact_t;
-#define ACCUM_TO_DOUBLE(x) ((double)__half2float(x))
-#define ACCUM_FROM_FLOAT(x) __float2half_rn(x)
-#define UNIT_ROUNDOFF_ACC 0x1p-11
-#define UNIT_ROUNDOFF_OUT 0x1p-11
-#elif defined(F64_IN_OUT)
-#define IS_INTEGER 0
-typedef double accum_t;
-typedef double scalar_t;
-typedef double exact_t;
-#define ACCUM_TO_DOUBLE(x) ((double)(x))
-#define ACCUM_FROM_FLOAT(x) ((double)(x))
-#define UNIT_ROUNDOFF_ACC 0x1p-53
-#define UNIT_ROUNDOFF_OUT 0x1p-53
-#else
-#define IS_INTEGER 0
-typedef float accum_t;
-typedef float scalar_t;
-typedef double exact_t;
-#define ACCUM_TO_DOUBLE(x) ((double)(x))
-#define ACCUM_FROM_FLOAT(x) ((float)(x))
-#define UNIT_ROUNDOFF_ACC 0x1p-24
-#define UNIT_ROUNDOFF_OUT 0x1p-24
-#endif
-#line 428 "gemm.md"
-#if defined(F16_IN_F32_OUT)
-#define TYPE_NAME "F16_IN_F32_OUT"
-#elif defined(F16_IN_OUT)
-#define TYPE_NAME "F16_IN_OUT"
-#elif defined(U8_IN_I32_OUT)
-#define TYPE_NAME "U8_IN_I32_OUT"
-#elif defined(I8_IN_I32_OUT)
-#define TYPE_NAME "I8_IN_I32_OUT"
-#elif defined(BF16_IN_F32_OUT)
-#define TYPE_NAME "BF16_IN_F32_OUT"
-#elif defined(TF32_IN_F32_OUT)
-#define TYPE_NAME "TF32_IN_F32_OUT"
-#elif defined(F64_IN_OUT)
-#define TYPE_NAME "F64_IN_OUT"
-#endif
-
-#if IS_INTEGER
-#define RATE_UNIT "TOP/s"
-#else
-#define RATE_UNIT "TFLOP/s"
-#endif
-
-#if defined(F16_IN_F32_OUT) || defined(F16_IN_OUT)
-#define NPY_INPUT "<f2"
-#elif defined(U8_IN_I32_OUT)
-#define NPY_INPUT "|u1"
-#elif defined(I8_IN_I32_OUT)
-#define NPY_INPUT "|i1"
-#elif defined(F64_IN_OUT)
-#define NPY_INPUT "<f8"
-#else
-#define NPY_INPUT "<f4"   /* float for tf32; bf16 widened to float */
-#endif
-
-#if IS_INTEGER
-#define NPY_ACCUM "<i4"
-#elif defined(F16_IN_OUT)
-#define NPY_ACCUM "<f2"
-#elif defined(F64_IN_OUT)
-#define NPY_ACCUM "<f8"
-#else
-#define NPY_ACCUM "<f4"
-#endif
-#line 477 "gemm.md"
+#define RATE_UNIT (IS_INTEGER ? "TOP/s" : "TFLOP/s")
+#line 459 "gemm.md"
 #if defined(MNK_16x16x16)
 #define FRAG_M 16
 #define FRAG_N 16
 #define FRAG_K 16
 #define SHAPE_NAME "16x16x16"
+#define PTX_SHAPE "m16n16k16"
 #elif defined(MNK_32x8x16)
 #define FRAG_M 32
 #define FRAG_N 8
 #define FRAG_K 16
 #define SHAPE_NAME "32x8x16"
+#define PTX_SHAPE "m32n8k16"
 #elif defined(MNK_8x32x16)
 #define FRAG_M 8
 #define FRAG_N 32
 #define FRAG_K 16
 #define SHAPE_NAME "8x32x16"
+#define PTX_SHAPE "m8n32k16"
 #elif defined(MNK_16x16x8)
 #define FRAG_M 16
 #define FRAG_N 16
 #define FRAG_K 8
 #define SHAPE_NAME "16x16x8"
+#define PTX_SHAPE "m16n16k8"
 #elif defined(MNK_8x8x4)
 #define FRAG_M 8
 #define FRAG_N 8
 #define FRAG_K 4
 #define SHAPE_NAME "8x8x4"
+#define PTX_SHAPE "m8n8k4"
 #endif
-#line 516 "gemm.md"
+#line 503 "gemm.md"
 __host__ __device__ static inline float tf32_round(float value)
 {
     uint32_t bits;
@@ -279,18 +260,13 @@ __host__ __device__ static inline float tf32_round(float value)
     memcpy(&value, &bits, sizeof value);
     return value;
 }
-#line 554 "gemm.md"
-#if TRANSPOSE_A
-typedef wmma::col_major layout_a;   /* stored K x M, rows of length M */
-#else
-typedef wmma::row_major layout_a;   /* stored M x K, rows of length K */
-#endif
-#if TRANSPOSE_B
-typedef wmma::col_major layout_b;   /* stored N x K, rows of length K */
-#else
-typedef wmma::row_major layout_b;   /* stored K x N, rows of length N */
-#endif
-#line 593 "gemm.md"
+#line 544 "gemm.md"
+template <int TRANSPOSED> struct Layout { typedef wmma::row_major type; };
+template <> struct Layout<1> { typedef wmma::col_major type; };
+
+typedef Layout<TRANSPOSE_A>::type layout_a;   /* 1: stored K x M, rows of length M */
+typedef Layout<TRANSPOSE_B>::type layout_b;   /* 1: stored N x K, rows of length K */
+#line 578 "gemm.md"
 #define ROUND_UP(value, multiple) ((((value) + (multiple) - 1) / (multiple)) * (multiple))
 
 static void pad_matrix(void *padded, const void *source, size_t rows, size_t cols,
@@ -316,7 +292,7 @@ static void extract_matrix(void *destination, const void *padded, size_t rows,
                (const char *)padded + row * cols_padded * element_size,
                cols * element_size);
 }
-#line 627 "gemm.md"
+#line 612 "gemm.md"
 typedef struct {
     int m, n, k;                          /* the problem as asked */
     int m_padded, n_padded, k_padded;     /* rounded up to the block tile */
@@ -344,27 +320,31 @@ static Shape make_shape(int m, int n, int k, int multiple_m, int multiple_n,
     shape.cols_b_padded = TRANSPOSE_B ? shape.k_padded : shape.n_padded;
     return shape;
 }
-#line 662 "gemm.md"
-#if TRANSPOSE_A
-#define A_INDEX(i, kk, ld) ((size_t)(kk) * (ld) + (i))
-#else
-#define A_INDEX(i, kk, ld) ((size_t)(i) * (ld) + (kk))
-#endif
-#if TRANSPOSE_B
-#define B_INDEX(kk, j, ld) ((size_t)(j) * (ld) + (kk))
-#else
-#define B_INDEX(kk, j, ld) ((size_t)(kk) * (ld) + (j))
-#endif
-#line 685 "gemm.md"
+#line 648 "gemm.md"
+__host__ __device__ constexpr size_t element_index(bool transposed, int row, int col, int ld)
+{
+    return transposed ? (size_t)col * ld + row : (size_t)row * ld + col;
+}
+
+__host__ __device__ constexpr size_t a_index(int i, int kk, int ld)
+{
+    return element_index(TRANSPOSE_A, i, kk, ld);
+}
+
+__host__ __device__ constexpr size_t b_index(int kk, int j, int ld)
+{
+    return element_index(TRANSPOSE_B, kk, j, ld);
+}
+#line 675 "gemm.md"
 typedef wmma::fragment<wmma::matrix_a, FRAG_M, FRAG_N, FRAG_K, frag_t, layout_a> fragment_a;
 typedef wmma::fragment<wmma::matrix_b, FRAG_M, FRAG_N, FRAG_K, frag_t, layout_b> fragment_b;
 typedef wmma::fragment<wmma::accumulator, FRAG_M, FRAG_N, FRAG_K, accum_t> fragment_c;
-#line 698 "gemm.md"
+#line 688 "gemm.md"
 #define FRAG_ROW_A (TRANSPOSE_A ? FRAG_M : FRAG_K)
 #define FRAG_ROWS_A (TRANSPOSE_A ? FRAG_K : FRAG_M)
 #define FRAG_ROW_B (TRANSPOSE_B ? FRAG_K : FRAG_N)
 #define FRAG_ROWS_B (TRANSPOSE_B ? FRAG_N : FRAG_K)
-#line 715 "gemm.md"
+#line 705 "gemm.md"
 /* Smallest leading dimension (in elements) that holds `cols` and is a multiple of 32 bytes. */
 #define ALIGNED_LD(cols, type) ROUND_UP((cols), 32 / sizeof(type))
 
@@ -383,7 +363,7 @@ __device__ static inline void load_fragment(Fragment &fragment, const input_t *s
         __syncwarp();   /* every lane has its copy before the buffer is reused */
     }
 }
-#line 741 "gemm.md"
+#line 731 "gemm.md"
 template <typename Fragment>
 __device__ static inline void round_fragment(Fragment &fragment)
 {
@@ -394,25 +374,29 @@ __device__ static inline void round_fragment(Fragment &fragment)
     (void)fragment;
 #endif
 }
-#line 772 "gemm.md"
-#if defined(F16_IN_OUT)
-#define ACCUM_ZERO __float2half_rn(0.0f)
-#else
-#define ACCUM_ZERO ((accum_t)0)
-#endif
+#line 765 "gemm.md"
+#define ACCUM_ZERO ACCUM_FROM_FLOAT(0.0f)
 
-__device__ static inline accum_t scale_accumulator(scalar_t alpha, accum_t acc,
-                                                   scalar_t beta, accum_t old)
+__device__ static inline float scale_accumulator(float alpha, float acc, float beta, float old)
 {
-#if defined(F16_IN_OUT)
-    return __float2half_rn(alpha * __half2float(acc) + beta * __half2float(old));
-#elif IS_INTEGER
-    return (accum_t)((unsigned)alpha * (unsigned)acc + (unsigned)beta * (unsigned)old);   /* modulo 2^32 */
-#else
     return alpha * acc + beta * old;
-#endif
 }
-#line 802 "gemm.md"
+
+__device__ static inline double scale_accumulator(double alpha, double acc, double beta, double old)
+{
+    return alpha * acc + beta * old;
+}
+
+__device__ static inline half scale_accumulator(float alpha, half acc, float beta, half old)
+{
+    return __float2half_rn(alpha * __half2float(acc) + beta * __half2float(old));
+}
+
+__device__ static inline int scale_accumulator(int alpha, int acc, int beta, int old)
+{
+    return (int)((unsigned)alpha * (unsigned)acc + (unsigned)beta * (unsigned)old);   /* modulo 2^32 */
+}
+#line 799 "gemm.md"
 #define NAIVE_WARPS 4
 #define STAGED_A_ELEMS (FRAG_ROWS_A * ALIGNED_LD(FRAG_ROW_A, input_t))
 #define STAGED_B_ELEMS (FRAG_ROWS_B * ALIGNED_LD(FRAG_ROW_B, input_t))
@@ -439,8 +423,8 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
     for (int k0 = 0; k0 < shape.k_padded; k0 += FRAG_K) {
         fragment_a a_frag;
         fragment_b b_frag;
-        load_fragment<fragment_a, FRAG_ROWS_A, FRAG_ROW_A>(a_frag, a + A_INDEX(row0, k0, lda), lda, staging_a[warp]);
-        load_fragment<fragment_b, FRAG_ROWS_B, FRAG_ROW_B>(b_frag, b + B_INDEX(k0, col0, ldb), ldb, staging_b[warp]);
+        load_fragment<fragment_a, FRAG_ROWS_A, FRAG_ROW_A>(a_frag, a + a_index(row0, k0, lda), lda, staging_a[warp]);
+        load_fragment<fragment_b, FRAG_ROWS_B, FRAG_ROW_B>(b_frag, b + b_index(k0, col0, ldb), ldb, staging_b[warp]);
         round_fragment(a_frag);
         round_fragment(b_frag);
         wmma::mma_sync(acc, a_frag, b_frag, acc);
@@ -454,7 +438,7 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
         *dst = scale_accumulator(alpha, staging_c[warp][(e / FRAG_N) * STAGED_C_LD + e % FRAG_N], beta, old);
     }
 }
-#line 986 "gemm.md"
+#line 983 "gemm.md"
 /* One tile configuration: a row of tile_table below. */
 typedef struct {
     int family;                      /* which type pairs it is for (below) */
@@ -501,7 +485,7 @@ __host__ __device__ constexpr Tile tile_table(int row)
 #else
 #define TILE_FAMILY TILES_16BIT   /* fp16 and bf16 with float accumulators */
 #endif
-#line 1040 "gemm.md"
+#line 1037 "gemm.md"
 __host__ __device__ constexpr int tile_count(void)
 {
     int count = 0;
@@ -521,43 +505,20 @@ __host__ __device__ constexpr Tile tile_row(int index)
 
 #define TILES tile_count()
 static_assert(TILES >= 1 && TILES <= 4, "every type pair has one to four tile configurations");
-#line 1100 "gemm.md"
-#if IS_INTEGER
-#define TILE_TRANSPOSE_A 0   /* A as M x K */
-#define TILE_TRANSPOSE_B 1   /* B as N x K */
-#else
-#define TILE_TRANSPOSE_A TRANSPOSE_A
-#define TILE_TRANSPOSE_B TRANSPOSE_B
-#endif
+#line 1097 "gemm.md"
+#define TILE_TRANSPOSE_A (IS_INTEGER ? 0 : TRANSPOSE_A)   /* int8: A as M x K */
+#define TILE_TRANSPOSE_B (IS_INTEGER ? 1 : TRANSPOSE_B)   /* int8: B as N x K */
 #define PRETRANSPOSE_A (TILE_TRANSPOSE_A != TRANSPOSE_A)
 #define PRETRANSPOSE_B (TILE_TRANSPOSE_B != TRANSPOSE_B)
-#if defined(TF32_IN_F32_OUT)
-#define PREROUND 1
-#else
-#define PREROUND 0
-#endif
+#define PREROUND (TYPE_PAIR == 5)   /* TF32_IN_F32_OUT */
 #define PREPARE_A (PRETRANSPOSE_A || PREROUND)
 #define PREPARE_B (PRETRANSPOSE_B || PREROUND)
 
-#if TILE_TRANSPOSE_A
-typedef wmma::fragment<wmma::matrix_a, FRAG_M, FRAG_N, FRAG_K, frag_t, wmma::col_major> tile_fragment_a;
-#define TILE_A_INDEX(i, kk, ld) ((size_t)(kk) * (ld) + (i))
-#define TILE_FRAG_ROW_A FRAG_M
-#else
-typedef wmma::fragment<wmma::matrix_a, FRAG_M, FRAG_N, FRAG_K, frag_t, wmma::row_major> tile_fragment_a;
-#define TILE_A_INDEX(i, kk, ld) ((size_t)(i) * (ld) + (kk))
-#define TILE_FRAG_ROW_A FRAG_K
-#endif
-#if TILE_TRANSPOSE_B
-typedef wmma::fragment<wmma::matrix_b, FRAG_M, FRAG_N, FRAG_K, frag_t, wmma::col_major> tile_fragment_b;
-#define TILE_B_INDEX(kk, j, ld) ((size_t)(j) * (ld) + (kk))
-#define TILE_FRAG_ROW_B FRAG_K
-#else
-typedef wmma::fragment<wmma::matrix_b, FRAG_M, FRAG_N, FRAG_K, frag_t, wmma::row_major> tile_fragment_b;
-#define TILE_B_INDEX(kk, j, ld) ((size_t)(kk) * (ld) + (j))
-#define TILE_FRAG_ROW_B FRAG_N
-#endif
-#line 1172 "gemm.md"
+typedef wmma::fragment<wmma::matrix_a, FRAG_M, FRAG_N, FRAG_K, frag_t, Layout<TILE_TRANSPOSE_A>::type> tile_fragment_a;
+typedef wmma::fragment<wmma::matrix_b, FRAG_M, FRAG_N, FRAG_K, frag_t, Layout<TILE_TRANSPOSE_B>::type> tile_fragment_b;
+#define TILE_FRAG_ROW_A (TILE_TRANSPOSE_A ? FRAG_M : FRAG_K)   /* a fragment's extent along a stored row */
+#define TILE_FRAG_ROW_B (TILE_TRANSPOSE_B ? FRAG_K : FRAG_N)
+#line 1146 "gemm.md"
 #if IS_INTEGER
 #define TRANSPOSE_ROWS 64    /* K per tile */
 #define TRANSPOSE_COLS 128   /* M or N per tile */
@@ -609,8 +570,15 @@ __global__ void __launch_bounds__(256) d_transpose(const input_t *__restrict__ i
             make_uint4(tile[r][v], tile[r][v + 1], tile[r][v + 2], tile[r][v + 3]);
     }
 }
+
+static void transpose_on_gpu(const input_t *in, input_t *out, int rows, int cols)
+{
+    unsigned tiles = (unsigned)((rows / TRANSPOSE_ROWS) * (long long)(cols / TRANSPOSE_COLS));
+    d_transpose<<<tiles, 256>>>(in, out, rows, cols);
+    CHECK_LAUNCH();
+}
 #endif
-#line 1229 "gemm.md"
+#line 1210 "gemm.md"
 #if PREROUND
 __global__ void d_round_tf32(const float *__restrict__ in, float *__restrict__ out, size_t count)
 {
@@ -618,8 +586,14 @@ __global__ void d_round_tf32(const float *__restrict__ in, float *__restrict__ o
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride)
         out[i] = wmma::__float_to_tf32(in[i]);
 }
+
+static void round_on_gpu(const input_t *in, input_t *out, int rows, int cols)
+{
+    d_round_tf32<<<1024, 256>>>(in, out, (size_t)rows * cols);
+    CHECK_LAUNCH();
+}
 #endif
-#line 1273 "gemm.md"
+#line 1260 "gemm.md"
 /* Offset of element (row, col) of a slab `rows` high, cut into panels `panel` elements wide with rows
    `ld` apart. */
 __host__ __device__ constexpr int tile_offset(int row, int col, int rows, int panel, int ld)
@@ -658,7 +632,7 @@ __host__ __device__ constexpr int b_offset(Slab b, int kk, int j)
 {
     return TILE_TRANSPOSE_B ? tile_offset(j, kk, b.rows, b.panel, b.ld) : tile_offset(kk, j, b.rows, b.panel, b.ld);
 }
-#line 1322 "gemm.md"
+#line 1309 "gemm.md"
 typedef struct {
     int block_m, block_n, block_k, warps_n, stages, in_flight, cluster;   /* from the table */
     int threads, warp_tile_m, warp_tile_n, frags_m, frags_n;
@@ -695,7 +669,7 @@ __host__ __device__ constexpr TileGeometry tile_geometry(int index)
     tile.shared_bytes = tile.barrier_offset + 2 * row.stages * (int)sizeof(unsigned long long);
     return tile;
 }
-#line 1383 "gemm.md"
+#line 1370 "gemm.md"
 /* The 32-bit shared-memory address that PTX instructions naming .shared take. */
 __device__ static inline unsigned shared_address(const void *pointer)
 {
@@ -719,7 +693,7 @@ __device__ static inline void copy_async(void *shared_destination, const void *g
         *(uint2 *)shared_destination = *(const uint2 *)global_source;
 #endif
 }
-#line 1427 "gemm.md"
+#line 1414 "gemm.md"
 /* Elements per copy: 16 bytes, or the whole row of a panel narrower than that. */
 __host__ __device__ constexpr int chunk_elems(int panel)
 {
@@ -772,12 +746,13 @@ __device__ static inline void load_stage(input_t *a_tile, input_t *b_tile, const
 {
     constexpr TileGeometry tile = tile_geometry(TILE);
     constexpr Slab a = tile.a, b = tile.b;
+    int k0 = k_tile * tile.block_k;
     copy_slab_async<tile.threads, a.rows, a.cols, a.panel, a.ld>(
-        a_tile + a_plan->offset, a_plan->source + TILE_A_INDEX(0, k_tile * tile.block_k, a_plan->ld), a_plan->ld);
+        a_tile + a_plan->offset, a_plan->source + element_index(TILE_TRANSPOSE_A, 0, k0, a_plan->ld), a_plan->ld);
     copy_slab_async<tile.threads, b.rows, b.cols, b.panel, b.ld>(
-        b_tile + b_plan->offset, b_plan->source + TILE_B_INDEX(k_tile * tile.block_k, 0, b_plan->ld), b_plan->ld);
+        b_tile + b_plan->offset, b_plan->source + element_index(TILE_TRANSPOSE_B, k0, 0, b_plan->ld), b_plan->ld);
 }
-#line 1566 "gemm.md"
+#line 1554 "gemm.md"
 /* Copies a box of the tensor to shared memory, to the same offset in every block of mask (0: this block
    only); each destination's barrier at the barrier's offset counts the bytes. */
 __device__ static inline void copy_tensor(void *shared_destination, const CUtensorMap *map, int row, int panel,
@@ -824,54 +799,18 @@ __device__ static inline void load_stage_tensor(input_t *a_tile, input_t *b_tile
     copy_tensor(a_tile, a_map, a_row, a_panel, full, tile.cluster > 1 ? (1 << tile.cluster) - 1 : 0);
     copy_tensor(b_tile, b_map, b_row, b_panel, full, 0);
 }
-#line 1661 "gemm.md"
-/* The type pairs whose load_matrix_sync from shared memory compiles to generic loads */
-#if defined(BF16_IN_F32_OUT) || defined(TF32_IN_F32_OUT) || defined(F64_IN_OUT)
-#define LOAD_BY_PTX 1
-#else
-#define LOAD_BY_PTX 0
-#endif
+#line 1651 "gemm.md"
+/* The wmma.load instruction for a matrix ("a" or "b") in a layout ("row" or "col"), from shared memory. */
+#define PTX_LOAD(matrix, layout) "wmma.load." matrix ".sync.aligned." layout "." PTX_SHAPE ".shared." PTX_TYPE
 
-#if LOAD_BY_PTX
-#if defined(BF16_IN_F32_OUT)
-#define PTX_TYPE "bf16"
-#elif defined(TF32_IN_F32_OUT)
-#define PTX_TYPE "tf32"
-#else
-#define PTX_TYPE "f64"
-#endif
-#if defined(MNK_16x16x16)
-#define PTX_SHAPE "m16n16k16"
-#elif defined(MNK_32x8x16)
-#define PTX_SHAPE "m32n8k16"
-#elif defined(MNK_8x32x16)
-#define PTX_SHAPE "m8n32k16"
-#elif defined(MNK_16x16x8)
-#define PTX_SHAPE "m16n16k8"
-#else
-#define PTX_SHAPE "m8n8k4"
-#endif
-#if TILE_TRANSPOSE_A
-#define PTX_LOAD_A "wmma.load.a.sync.aligned.col." PTX_SHAPE ".shared." PTX_TYPE
-#else
-#define PTX_LOAD_A "wmma.load.a.sync.aligned.row." PTX_SHAPE ".shared." PTX_TYPE
-#endif
-#if TILE_TRANSPOSE_B
-#define PTX_LOAD_B "wmma.load.b.sync.aligned.col." PTX_SHAPE ".shared." PTX_TYPE
-#else
-#define PTX_LOAD_B "wmma.load.b.sync.aligned.row." PTX_SHAPE ".shared." PTX_TYPE
-#endif
-
-/* One wmma.load from shared memory into a fragment's registers: 1 double, or 2, 4 or 8 words. */
-#if defined(F64_IN_OUT)
-#define LOAD_SHARED(fragment, instruction, address, ldm)                                        \
-    asm volatile(instruction " {%0}, [%1], %2;\n"                                               \
-                 : "=d"((fragment).x[0]) : "r"(address), "r"(ldm) : "memory")
-#else
+/* One wmma.load from shared memory into a fragment's registers: one double, or 2, 4 or 8 words. */
 #define LOAD_SHARED(fragment, instruction, address, ldm)                                        \
     do {                                                                                        \
         unsigned *r = (unsigned *)(fragment).x;                                                 \
-        if (sizeof((fragment).x) == 8)                                                          \
+        if (sizeof((fragment).x[0]) == 8)                                                       \
+            asm volatile(instruction " {%0}, [%1], %2;\n"                                       \
+                         : "=d"(*(double *)(fragment).x) : "r"(address), "r"(ldm) : "memory");  \
+        else if (sizeof((fragment).x) == 8)                                                     \
             asm volatile(instruction " {%0, %1}, [%2], %3;\n"                                   \
                          : "=r"(r[0]), "=r"(r[1]) : "r"(address), "r"(ldm) : "memory");        \
         else if (sizeof((fragment).x) == 16)                                                    \
@@ -884,14 +823,15 @@ __device__ static inline void load_stage_tensor(input_t *a_tile, input_t *b_tile
                            "=r"(r[4]), "=r"(r[5]), "=r"(r[6]), "=r"(r[7])                       \
                          : "r"(address), "r"(ldm) : "memory");                                  \
     } while (0)
-#endif
-#endif
 
 /* load_matrix_sync from shared memory, as a shared-memory load for every type pair. */
 __device__ static inline void load_shared_a(tile_fragment_a &fragment, const input_t *pointer, unsigned ldm)
 {
-#if LOAD_BY_PTX
-    LOAD_SHARED(fragment, PTX_LOAD_A, shared_address(pointer), ldm);
+#ifdef PTX_TYPE
+    if (TILE_TRANSPOSE_A)
+        LOAD_SHARED(fragment, PTX_LOAD("a", "col"), shared_address(pointer), ldm);
+    else
+        LOAD_SHARED(fragment, PTX_LOAD("a", "row"), shared_address(pointer), ldm);
 #else
     wmma::load_matrix_sync(fragment, pointer, ldm);
 #endif
@@ -899,13 +839,16 @@ __device__ static inline void load_shared_a(tile_fragment_a &fragment, const inp
 
 __device__ static inline void load_shared_b(tile_fragment_b &fragment, const input_t *pointer, unsigned ldm)
 {
-#if LOAD_BY_PTX
-    LOAD_SHARED(fragment, PTX_LOAD_B, shared_address(pointer), ldm);
+#ifdef PTX_TYPE
+    if (TILE_TRANSPOSE_B)
+        LOAD_SHARED(fragment, PTX_LOAD("b", "col"), shared_address(pointer), ldm);
+    else
+        LOAD_SHARED(fragment, PTX_LOAD("b", "row"), shared_address(pointer), ldm);
 #else
     wmma::load_matrix_sync(fragment, pointer, ldm);
 #endif
 }
-#line 1753 "gemm.md"
+#line 1711 "gemm.md"
 template <int TILE>
 __device__ static inline void multiply_stage(fragment_c (&acc)[tile_geometry(TILE).frags_m][tile_geometry(TILE).frags_n],
                                              const input_t *a_tile, const input_t *b_tile, int warp_row, int warp_col)
@@ -928,7 +871,7 @@ __device__ static inline void multiply_stage(fragment_c (&acc)[tile_geometry(TIL
                 wmma::mma_sync(acc[i][j], a_frag[i], b_frag[j], acc[i][j]);
     }
 }
-#line 1791 "gemm.md"
+#line 1749 "gemm.md"
 #define C_VECTOR (16 / sizeof(accum_t))   /* accumulator elements per 16 bytes */
 
 typedef union {
@@ -964,7 +907,7 @@ __device__ static inline void store_tile(fragment_c (&acc)[tile_geometry(TILE).f
         __syncwarp();   /* the staging area is rewritten for the next row of fragments */
     }
 }
-#line 1843 "gemm.md"
+#line 1801 "gemm.md"
 #define GROUP_ROWS 8
 
 /* Block `block` of the grid takes block tile (block_row, block_col) of a blocks_m x blocks_n grid of them;
@@ -979,7 +922,7 @@ __device__ static inline void block_position(int block, int cluster, int blocks_
     *block_row = first_row + in_group % rows_in_group;
     *block_col = in_group / rows_in_group * cluster + block % cluster;
 }
-#line 1949 "gemm.md"
+#line 1907 "gemm.md"
 #if __CUDA_ARCH__ >= 900
 #define USE_TMA 1   /* slabs by the copy engine, A shared by the cluster */
 #else
@@ -1069,7 +1012,7 @@ __device__ static inline void barrier_wait(unsigned long long *barrier, int use)
     __syncthreads();
 #endif
 }
-#line 2058 "gemm.md"
+#line 2016 "gemm.md"
 /* What the loop's producer side needs: where the slabs go, how their arrival is counted, where they come from. */
 typedef struct {
     input_t *a_tiles, *b_tiles;         /* `stages` slabs of each */
@@ -1110,7 +1053,7 @@ __device__ static inline void release_slab(unsigned long long *empty, int cluste
     if (threadIdx.x % 32 == 0)
         barrier_arrive(empty, cluster);
 }
-#line 2105 "gemm.md"
+#line 2063 "gemm.md"
 template <int TILE>
 __global__ void __launch_bounds__(tile_geometry(TILE).threads, 1)
 d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__restrict__ c,
@@ -1130,8 +1073,8 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
                    &pipe.block_row, &pipe.block_col);
     int lda = TILE_TRANSPOSE_A ? shape.m_padded : shape.k_padded;
     int ldb = TILE_TRANSPOSE_B ? shape.k_padded : shape.n_padded;
-    pipe.a_plan = copy_plan(a + TILE_A_INDEX(pipe.block_row * tile.block_m, 0, lda), lda, tile.a, threadIdx.x);
-    pipe.b_plan = copy_plan(b + TILE_B_INDEX(0, pipe.block_col * tile.block_n, ldb), ldb, tile.b, threadIdx.x);
+    pipe.a_plan = copy_plan(a + element_index(TILE_TRANSPOSE_A, pipe.block_row * tile.block_m, 0, lda), lda, tile.a, threadIdx.x);
+    pipe.b_plan = copy_plan(b + element_index(TILE_TRANSPOSE_B, 0, pipe.block_col * tile.block_n, ldb), ldb, tile.b, threadIdx.x);
     pipe.a_map = &a_map;
     pipe.b_map = &b_map;
     int warp = threadIdx.x / 32;
@@ -1170,7 +1113,7 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
                      pipe.block_row * tile.block_m + warp_row, pipe.block_col * tile.block_n + warp_col, alpha, beta);
     cluster_sync();   /* the other blocks may still arrive on our barriers: stay until they are done */
 }
-#line 2187 "gemm.md"
+#line 2145 "gemm.md"
 #define PEAK_CHAINS 8
 #define PEAK_WARPS 8
 #define PEAK_LD 64   /* elements per row of the peak operands: a multiple of 16 bytes for every type */
@@ -1199,33 +1142,41 @@ d_peak(const input_t *a, const input_t *b, accum_t *c, int iterations)
     int warp = blockIdx.x * PEAK_WARPS + threadIdx.x / 32;
     wmma::store_matrix_sync(c + (size_t)warp * FRAG_M * FRAG_N, acc[0], FRAG_N, wmma::mem_row_major);
 }
-#line 2236 "gemm.md"
-#if IS_INTEGER
-#define INPUT_TO_EXACT(x) ((long long)(x))
-#define ACCUM_TO_EXACT(x) ((long long)(x))
-#else
-#define INPUT_TO_EXACT(x) INPUT_TO_DOUBLE(x)
-#define ACCUM_TO_EXACT(x) ACCUM_TO_DOUBLE(x)
-#endif
-#line 2272 "gemm.md"
-#if defined(F64_IN_OUT)
-#define ROUNDING_STEPS(k) ((double)(k) + 2.0)
-#else
-#define ROUNDING_STEPS(k) ((double)(((k) + FRAG_K - 1) / FRAG_K) + 2.0)
-#endif
+#line 2195 "gemm.md"
+#define INPUT_TO_EXACT(x) (IS_INTEGER ? (exact_t)(x) : (exact_t)INPUT_TO_DOUBLE(x))
+#define ACCUM_TO_EXACT(x) (IS_INTEGER ? (exact_t)(x) : (exact_t)ACCUM_TO_DOUBLE(x))
+#line 2232 "gemm.md"
+__host__ __device__ constexpr double unit_roundoff(void)
+{
+    /*                       F16_IN_F32_OUT  F16_IN_OUT  U8    I8    BF16_IN_F32_OUT  TF32_IN_F32_OUT  F64_IN_OUT */
+    constexpr double table[] = {0x1p-24,     0x1p-11,    0.0,  0.0,  0x1p-24,         0x1p-24,         0x1p-53};
+    return table[TYPE_PAIR];
+}
+
+__host__ __device__ constexpr double rounding_steps(int k)
+{
+    return TYPE_PAIR == 6 ? (double)k + 2.0 : (double)((k + FRAG_K - 1) / FRAG_K) + 2.0;   /* 6: F64_IN_OUT */
+}
 
 __host__ __device__ static inline double error_bound(double abs_products, double abs_beta_c,
                                                      double abs_result, int k)
 {
-#if IS_INTEGER
-    (void)abs_products, (void)abs_beta_c, (void)abs_result, (void)k;
-    return 0.0;
-#else
-    return 2.0 * UNIT_ROUNDOFF_ACC * (ROUNDING_STEPS(k) * abs_products + abs_beta_c) +
-           UNIT_ROUNDOFF_OUT * abs_result;
-#endif
+    return 2.0 * unit_roundoff() * (rounding_steps(k) * abs_products + abs_beta_c) + unit_roundoff() * abs_result;
 }
-#line 2307 "gemm.md"
+#line 2268 "gemm.md"
+__host__ __device__ static inline long long scale_exact(long long alpha, long long sum, long long beta,
+                                                        long long old)
+{
+    unsigned long long wrapped = (unsigned long long)alpha * (unsigned long long)sum +
+                                 (unsigned long long)beta * (unsigned long long)old;
+    return (int)(unsigned)wrapped;   /* int32 arithmetic: modulo 2^32 */
+}
+
+__host__ __device__ static inline double scale_exact(double alpha, double sum, double beta, double old)
+{
+    return alpha * sum + beta * old;
+}
+
 __host__ __device__ static inline void reference_element(const input_t *a, const input_t *b, const accum_t *c_in,
                                                          Shape shape, exact_t alpha, exact_t beta, int i, int j,
                                                          exact_t *result, double *bound)
@@ -1233,19 +1184,13 @@ __host__ __device__ static inline void reference_element(const input_t *a, const
     exact_t sum = 0;
     double abs_sum = 0.0;
     for (int kk = 0; kk < shape.k; kk++) {
-        exact_t product = INPUT_TO_EXACT(a[A_INDEX(i, kk, shape.cols_a_padded)]) *
-                          INPUT_TO_EXACT(b[B_INDEX(kk, j, shape.cols_b_padded)]);
+        exact_t product = INPUT_TO_EXACT(a[a_index(i, kk, shape.cols_a_padded)]) *
+                          INPUT_TO_EXACT(b[b_index(kk, j, shape.cols_b_padded)]);
         sum += product;
         abs_sum += fabs((double)product);
     }
     exact_t old = beta != 0 ? ACCUM_TO_EXACT(c_in[(size_t)i * shape.n_padded + j]) : 0;
-#if IS_INTEGER
-    unsigned long long wrapped = (unsigned long long)alpha * (unsigned long long)sum +
-                                 (unsigned long long)beta * (unsigned long long)old;
-    *result = (int)(unsigned)wrapped;   /* int32 arithmetic: modulo 2^32 */
-#else
-    *result = alpha * sum + beta * old;
-#endif
+    *result = scale_exact(alpha, sum, beta, old);
     *bound = error_bound(fabs((double)alpha) * abs_sum, fabs((double)(beta * old)),
                          fabs((double)*result), shape.k);
 }
@@ -1269,7 +1214,7 @@ __global__ void d_gemm_reference(const input_t *a, const input_t *b, const accum
         reference_element(a, b, c_in, shape, alpha, beta, i, j,
                           &result[(size_t)i * shape.n + j], &bound[(size_t)i * shape.n + j]);
 }
-#line 2359 "gemm.md"
+#line 2327 "gemm.md"
 typedef struct {
     long long failures;
     double worst_error, worst_bound, worst_ratio;
@@ -1299,7 +1244,7 @@ static Verdict compare_results(const accum_t *c_out, const exact_t *expected, co
     }
     return verdict;
 }
-#line 2425 "gemm.md"
+#line 2393 "gemm.md"
 enum { KERNEL_FAST, KERNEL_NAIVE };
 enum { VERIFY_AUTO, VERIFY_CPU, VERIFY_GPU, VERIFY_OFF };
 enum { FORMAT_TEXT, FORMAT_KV, FORMAT_CSV };
@@ -1319,7 +1264,7 @@ typedef struct {
     const char *dump_prefix;
     int shared_limit;   /* bytes of shared memory per block to pretend the GPU has; 0: what it has */
 } Options;
-#line 2453 "gemm.md"
+#line 2421 "gemm.md"
 static int parse_integer(const char *text, long long low, long long high, long long *value)
 {
     char *end;
@@ -1482,7 +1427,7 @@ static void print_usage(FILE *out)
             "             4 out of memory, 5 CUDA or cuBLAS error, 6 file error\n",
             TYPE_NAME, SHAPE_NAME, TRANSPOSE_A, TRANSPOSE_B, MAX_PRINT_DIMENSION);
 }
-#line 2636 "gemm.md"
+#line 2606 "gemm.md"
 static uint64_t next_random(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
@@ -1501,32 +1446,23 @@ static int random_int(uint64_t *state, int low, int high)
     return low + (int)(next_random(state) % (uint64_t)(high - low + 1));
 }
 
+#define INT_INPUT_LOW (TYPE_PAIR == 2 ? 0 : -128)   /* 2: U8_IN_I32_OUT, in [0, 255]; int8 in [-128, 127] */
+
 static void fill_input(input_t *x, size_t count, uint64_t seed, uint64_t stream)
 {
     uint64_t state = seed * 0x2545f4914f6cdd1dull + stream;
-    for (size_t e = 0; e < count; e++) {
-#if defined(U8_IN_I32_OUT)
-        x[e] = (input_t)random_int(&state, 0, 255);
-#elif defined(I8_IN_I32_OUT)
-        x[e] = (input_t)random_int(&state, -128, 127);
-#else
-        x[e] = INPUT_FROM_FLOAT((float)random_uniform(&state));
-#endif
-    }
+    for (size_t e = 0; e < count; e++)
+        x[e] = INPUT_FROM_FLOAT(IS_INTEGER ? (float)random_int(&state, INT_INPUT_LOW, INT_INPUT_LOW + 255)
+                                           : (float)random_uniform(&state));
 }
 
 static void fill_accum(accum_t *x, size_t count, uint64_t seed, uint64_t stream)
 {
     uint64_t state = seed * 0x2545f4914f6cdd1dull + stream;
-    for (size_t e = 0; e < count; e++) {
-#if IS_INTEGER
-        x[e] = random_int(&state, -128, 127);
-#else
-        x[e] = ACCUM_FROM_FLOAT((float)random_uniform(&state));
-#endif
-    }
+    for (size_t e = 0; e < count; e++)
+        x[e] = ACCUM_FROM_FLOAT(IS_INTEGER ? (float)random_int(&state, -128, 127) : (float)random_uniform(&state));
 }
-#line 2704 "gemm.md"
+#line 2665 "gemm.md"
 /* d_gemm for each tile configuration of this type pair; NULL past the last. */
 #define GEMM_KERNEL(index) ((index) < TILES ? (const void *)d_gemm<(index) < TILES ? (index) : 0> : NULL)
 static const void *const GEMM_KERNELS[4] = {GEMM_KERNEL(0), GEMM_KERNEL(1), GEMM_KERNEL(2), GEMM_KERNEL(3)};
@@ -1591,7 +1527,7 @@ static void select_gpu(Gpu *gpu, const Options *options)
         CHECK_CUDA(cudaFuncSetAttribute(GEMM_KERNELS[gpu->tile], cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         tile_geometry(gpu->tile).shared_bytes));
 }
-#line 2779 "gemm.md"
+#line 2740 "gemm.md"
 static void *allocate(size_t bytes, const char *what)
 {
     void *memory = malloc(bytes > 0 ? bytes : 1);
@@ -1608,7 +1544,7 @@ static void check_device_memory(double bytes_needed)
         die(EXIT_NO_MEMORY, "this run needs %.2f GiB of device memory; %.2f GiB of %.2f GiB are free",
             bytes_needed / 0x1p30, free_bytes / 0x1p30, total_bytes / 0x1p30);
 }
-#line 2807 "gemm.md"
+#line 2768 "gemm.md"
 typedef struct {
     double median_ms, min_ms;
 } Timing;
@@ -1650,7 +1586,7 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
     free(times);
     return timing;
 }
-#line 2871 "gemm.md"
+#line 2832 "gemm.md"
 typedef struct {
     Shape shape;
     int kernel;
@@ -1704,21 +1640,20 @@ static void make_tensor_maps(Run *run)
                     tile.b.panels);
 }
 
+/* d_gemm's operands as it reads them: int8 operands stored the other way transposed, tf32 operands rounded. */
+static void prepare_operands(const Run *run)
+{
 #if IS_INTEGER
-static void transpose_on_gpu(const input_t *in, input_t *out, int rows, int cols)
-{
-    unsigned tiles = (unsigned)((rows / TRANSPOSE_ROWS) * (long long)(cols / TRANSPOSE_COLS));
-    d_transpose<<<tiles, 256>>>(in, out, rows, cols);
-    CHECK_LAUNCH();
-}
+    if (PRETRANSPOSE_A)
+        transpose_on_gpu(run->a, run->a_tiled, run->shape.rows_a_padded, run->shape.cols_a_padded);
+    if (PRETRANSPOSE_B)
+        transpose_on_gpu(run->b, run->b_tiled, run->shape.rows_b_padded, run->shape.cols_b_padded);
+#elif PREROUND
+    round_on_gpu(run->a, run->a_tiled, run->shape.rows_a_padded, run->shape.cols_a_padded);
+    round_on_gpu(run->b, run->b_tiled, run->shape.rows_b_padded, run->shape.cols_b_padded);
 #endif
-#if PREROUND
-static void round_on_gpu(const input_t *in, input_t *out, int rows, int cols)
-{
-    d_round_tf32<<<1024, 256>>>(in, out, (size_t)rows * cols);
-    CHECK_LAUNCH();
+    (void)run;   /* the other type pairs read A and B as they are */
 }
-#endif
 
 static void launch_gemm(const void *context)
 {
@@ -1729,16 +1664,7 @@ static void launch_gemm(const void *context)
         unsigned blocks = (unsigned)((tiles + NAIVE_WARPS - 1) / NAIVE_WARPS);
         d_gemm_naive<<<blocks, NAIVE_WARPS * 32>>>(run->a, run->b, run->c, *shape, run->alpha, run->beta);
     } else {
-#if PRETRANSPOSE_A
-        transpose_on_gpu(run->a, run->a_tiled, shape->rows_a_padded, shape->cols_a_padded);
-#endif
-#if PRETRANSPOSE_B
-        transpose_on_gpu(run->b, run->b_tiled, shape->rows_b_padded, shape->cols_b_padded);
-#endif
-#if PREROUND
-        round_on_gpu(run->a, run->a_tiled, shape->rows_a_padded, shape->cols_a_padded);
-        round_on_gpu(run->b, run->b_tiled, shape->rows_b_padded, shape->cols_b_padded);
-#endif
+        prepare_operands(run);
         TileGeometry tile = tile_geometry(run->tile);
         unsigned blocks = (unsigned)((shape->m_padded / tile.block_m) * (shape->n_padded / tile.block_n));
         cudaLaunchAttribute cluster;
@@ -1760,43 +1686,25 @@ static void launch_gemm(const void *context)
     }
     CHECK_LAUNCH();
 }
-#line 2996 "gemm.md"
-#if defined(U8_IN_I32_OUT)
-#define HAS_CUBLAS 0
-#else
-#define HAS_CUBLAS 1
-#if defined(F16_IN_F32_OUT)
-#define CUBLAS_INPUT CUDA_R_16F
-#define CUBLAS_OUTPUT CUDA_R_32F
-#define CUBLAS_COMPUTE CUBLAS_COMPUTE_32F
-typedef float cublas_scalar_t;
-#elif defined(F16_IN_OUT)
-#define CUBLAS_INPUT CUDA_R_16F
-#define CUBLAS_OUTPUT CUDA_R_16F
-#define CUBLAS_COMPUTE CUBLAS_COMPUTE_16F
-typedef half cublas_scalar_t;
-#elif defined(BF16_IN_F32_OUT)
-#define CUBLAS_INPUT CUDA_R_16BF
-#define CUBLAS_OUTPUT CUDA_R_32F
-#define CUBLAS_COMPUTE CUBLAS_COMPUTE_32F
-typedef float cublas_scalar_t;
-#elif defined(TF32_IN_F32_OUT)
-#define CUBLAS_INPUT CUDA_R_32F
-#define CUBLAS_OUTPUT CUDA_R_32F
-#define CUBLAS_COMPUTE CUBLAS_COMPUTE_32F_FAST_TF32
-typedef float cublas_scalar_t;
-#elif defined(I8_IN_I32_OUT)
-#define CUBLAS_INPUT CUDA_R_8I
-#define CUBLAS_OUTPUT CUDA_R_32I
-#define CUBLAS_COMPUTE CUBLAS_COMPUTE_32I
-typedef int cublas_scalar_t;
-#elif defined(F64_IN_OUT)
-#define CUBLAS_INPUT CUDA_R_64F
-#define CUBLAS_OUTPUT CUDA_R_64F
-#define CUBLAS_COMPUTE CUBLAS_COMPUTE_64F
-typedef double cublas_scalar_t;
-#endif
-#endif
+#line 2948 "gemm.md"
+typedef struct {
+    int available;                  /* cuBLAS has no unsigned int8 GEMM */
+    cudaDataType input, output;     /* of A and B, of C */
+    cublasComputeType_t compute;    /* the arithmetic; alpha and beta are of its type, accum_t */
+} CublasTypes;
+
+/* One row per type pair, in TYPE_PAIR's order. */
+static const CublasTypes CUBLAS_TYPES[] = {
+    /* available  input        output      compute */
+    {1,           CUDA_R_16F,  CUDA_R_32F, CUBLAS_COMPUTE_32F},             /* F16_IN_F32_OUT */
+    {1,           CUDA_R_16F,  CUDA_R_16F, CUBLAS_COMPUTE_16F},             /* F16_IN_OUT */
+    {0,           CUDA_R_8U,   CUDA_R_32I, CUBLAS_COMPUTE_32I},             /* U8_IN_I32_OUT */
+    {1,           CUDA_R_8I,   CUDA_R_32I, CUBLAS_COMPUTE_32I},             /* I8_IN_I32_OUT */
+    {1,           CUDA_R_16BF, CUDA_R_32F, CUBLAS_COMPUTE_32F},             /* BF16_IN_F32_OUT */
+    {1,           CUDA_R_32F,  CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32},   /* TF32_IN_F32_OUT */
+    {1,           CUDA_R_64F,  CUDA_R_64F, CUBLAS_COMPUTE_64F},             /* F64_IN_OUT */
+};
+#define HAS_CUBLAS (CUBLAS_TYPES[TYPE_PAIR].available)
 
 typedef struct {
     Run run;
@@ -1806,21 +1714,18 @@ typedef struct {
 
 static void launch_cublas(const void *context)
 {
-#if HAS_CUBLAS
     CublasRun *cublas = (CublasRun *)context;
     const Shape *shape = &cublas->run.shape;
-    cublas_scalar_t alpha = (cublas_scalar_t)cublas->run.alpha, beta = (cublas_scalar_t)cublas->run.beta;
+    CublasTypes types = CUBLAS_TYPES[TYPE_PAIR];
+    accum_t alpha = (accum_t)cublas->run.alpha, beta = (accum_t)cublas->run.beta;
     cublas->status = cublasGemmEx(cublas->handle, TRANSPOSE_B ? CUBLAS_OP_T : CUBLAS_OP_N,
                                   TRANSPOSE_A ? CUBLAS_OP_T : CUBLAS_OP_N, shape->n, shape->m, shape->k,
-                                  &alpha, cublas->run.b, CUBLAS_INPUT, shape->cols_b_padded,
-                                  cublas->run.a, CUBLAS_INPUT, shape->cols_a_padded, &beta,
-                                  cublas->run.c, CUBLAS_OUTPUT, shape->n_padded, CUBLAS_COMPUTE,
+                                  &alpha, cublas->run.b, types.input, shape->cols_b_padded,
+                                  cublas->run.a, types.input, shape->cols_a_padded, &beta,
+                                  cublas->run.c, types.output, shape->n_padded, types.compute,
                                   CUBLAS_GEMM_DEFAULT);
-#else
-    (void)context;
-#endif
 }
-#line 3069 "gemm.md"
+#line 3000 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -1847,28 +1752,43 @@ static void write_npy(const char *prefix, const char *name, const char *descr, c
         die(EXIT_IO_ERROR, "cannot write %s: %s", path, strerror(saved));
     }
 }
+#line 3034 "gemm.md"
+typedef struct {
+    const char *input, *accum;   /* NumPy's type strings for A and B, and for C */
+    int widen;                   /* 1: NumPy has no such type; A and B are widened, exactly, to float32 */
+} NpyTypes;
+
+/* One row per type pair, in TYPE_PAIR's order. */
+static const NpyTypes NPY_TYPES[] = {
+    {"<f2", "<f4", 0},   /* F16_IN_F32_OUT */
+    {"<f2", "<f2", 0},   /* F16_IN_OUT */
+    {"|u1", "<i4", 0},   /* U8_IN_I32_OUT */
+    {"|i1", "<i4", 0},   /* I8_IN_I32_OUT */
+    {"<f4", "<f4", 1},   /* BF16_IN_F32_OUT: no bfloat16 in NumPy */
+    {"<f4", "<f4", 0},   /* TF32_IN_F32_OUT: stored as float */
+    {"<f8", "<f8", 0},   /* F64_IN_OUT */
+};
+#define NPY_ACCUM (NPY_TYPES[TYPE_PAIR].accum)
 
 static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, const Shape *shape)
 {
-#if defined(BF16_IN_F32_OUT)   /* NumPy has no bfloat16: widen, exactly, to float32 */
+    NpyTypes npy = NPY_TYPES[TYPE_PAIR];
+    const char *names[2] = {"A", "B"};
     const input_t *sources[2] = {a, b};
-    size_t counts[2] = {(size_t)shape->rows_a * shape->cols_a, (size_t)shape->rows_b * shape->cols_b};
-    float *widened[2];
+    size_t rows[2] = {(size_t)shape->rows_a, (size_t)shape->rows_b}, cols[2] = {(size_t)shape->cols_a, (size_t)shape->cols_b};
     for (int s = 0; s < 2; s++) {
-        widened[s] = (float *)allocate(counts[s] * sizeof(float), "the dump");
-        for (size_t e = 0; e < counts[s]; e++)
-            widened[s][e] = __bfloat162float(sources[s][e]);
+        if (!npy.widen) {
+            write_npy(prefix, names[s], npy.input, sources[s], rows[s], cols[s], sizeof(input_t));
+            continue;
+        }
+        float *widened = (float *)allocate(rows[s] * cols[s] * sizeof(float), "the dump");
+        for (size_t e = 0; e < rows[s] * cols[s]; e++)
+            widened[e] = (float)INPUT_TO_DOUBLE(sources[s][e]);
+        write_npy(prefix, names[s], npy.input, widened, rows[s], cols[s], sizeof(float));
+        free(widened);
     }
-    write_npy(prefix, "A", NPY_INPUT, widened[0], shape->rows_a, shape->cols_a, sizeof(float));
-    write_npy(prefix, "B", NPY_INPUT, widened[1], shape->rows_b, shape->cols_b, sizeof(float));
-    free(widened[0]);
-    free(widened[1]);
-#else
-    write_npy(prefix, "A", NPY_INPUT, a, shape->rows_a, shape->cols_a, sizeof(input_t));
-    write_npy(prefix, "B", NPY_INPUT, b, shape->rows_b, shape->cols_b, sizeof(input_t));
-#endif
 }
-#line 3125 "gemm.md"
+#line 3078 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -1916,21 +1836,12 @@ static void report_print(const Report *report, int format)
     printf("\n");
 }
 
-static double input_value(input_t x)
-{
-#if IS_INTEGER
-    return (double)x;
-#else
-    return INPUT_TO_DOUBLE(x);
-#endif
-}
-
 static void print_inputs(const char *name, const input_t *x, int rows, int cols)
 {
     printf("%s (%d x %d, as stored):\n", name, rows, cols);
     for (int r = 0; r < rows; r++) {
         for (int c = 0; c < cols; c++)
-            printf(" %9.4g", input_value(x[(size_t)r * cols + c]));
+            printf(" %9.4g", INPUT_TO_DOUBLE(x[(size_t)r * cols + c]));
         printf("\n");
     }
 }
@@ -1944,7 +1855,7 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 3211 "gemm.md"
+#line 3155 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -1965,7 +1876,7 @@ static double milliseconds_since(double start)
 {
     return (seconds_now() - start) * 1e3;
 }
-#line 3240 "gemm.md"
+#line 3184 "gemm.md"
 static Shape gemm_shape(int m, int n, int k, int tile_index)
 {
     TileGeometry tile = tile_geometry(tile_index);
@@ -2033,7 +1944,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     CHECK_CUDA(cudaMemcpy(run.b, b_padded, bytes_b_padded, cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaMemcpy(run.c, c_padded, bytes_c_padded, cudaMemcpyHostToDevice));
     double h2d_ms = milliseconds_since(start);
-#line 3314 "gemm.md"
+#line 3258 "gemm.md"
     exact_t *expected = NULL;
     double *bound = NULL, reference_ms = 0.0;
     if (verify != VERIFY_OFF) {
@@ -2060,7 +1971,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
         verdict = compare_results(c_out, expected, bound, shape.m, shape.n);
     if (options->dump_prefix)
         write_npy(options->dump_prefix, "C_out", NPY_ACCUM, c_out, shape.m, shape.n, sizeof(accum_t));
-#line 3347 "gemm.md"
+#line 3291 "gemm.md"
     Timing timing = time_runs(launch_gemm, &run, options->warmup, options->iterations);
     double operations = 2.0 * shape.m * shape.n * shape.k;
     Timing cublas_timing = {0.0, 0.0};
@@ -2081,7 +1992,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
         CHECK_CUBLAS(cublasDestroy(cublas.handle));
         CHECK_CUDA(cudaFree(cublas.run.c));
     }
-#line 3373 "gemm.md"
+#line 3317 "gemm.md"
     Report report = {{NULL}, {{0}}, 0};
     report_add(&report, "mode", "gemm");
     report_add(&report, "type", "%s", TYPE_NAME);
@@ -2130,7 +2041,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     report_add(&report, "d2h_ms", "%.3f", d2h_ms);
     report_add(&report, "extract_ms", "%.3f", extract_ms);
     report_add(&report, "reference_ms", "%.3f", reference_ms);
-#line 3428 "gemm.md"
+#line 3372 "gemm.md"
     if (options->print) {
         print_inputs("A", a, shape.rows_a, shape.cols_a);
         print_inputs("B", b, shape.rows_b, shape.cols_b);
@@ -2186,7 +2097,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     free(bound);
     return verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 3493 "gemm.md"
+#line 3437 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -2241,7 +2152,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     free(host);
     return 0;
 }
-#line 3557 "gemm.md"
+#line 3501 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
@@ -2294,13 +2205,8 @@ static void test_tf32_round(void)
     expect(isinf(tf32_round(INFINITY)) && isnan(tf32_round(NAN)), "tf32: infinity and NaN pass through");
 }
 
-#if IS_INTEGER
-#define INPUT_FROM_INT(v) ((input_t)(v))
-#define ACCUM_FROM_INT(v) ((accum_t)(v))
-#else
-#define INPUT_FROM_INT(v) INPUT_FROM_FLOAT((float)(v))
+#define INPUT_FROM_INT(v) INPUT_FROM_FLOAT((float)(v))   /* exact for the small values of these tests */
 #define ACCUM_FROM_INT(v) ACCUM_FROM_FLOAT((float)(v))
-#endif
 
 /* A 3x4 times 4x2 product small enough to check by hand; every value is exact in every type. */
 static void test_reference(void)
@@ -2317,10 +2223,10 @@ static void test_reference(void)
     int all_ok = 1;
     for (int i = 0; i < 3; i++)
         for (int kk = 0; kk < 4; kk++)
-            a[A_INDEX(i, kk, shape.cols_a_padded)] = INPUT_FROM_INT(a_logical[i][kk]);
+            a[a_index(i, kk, shape.cols_a_padded)] = INPUT_FROM_INT(a_logical[i][kk]);
     for (int kk = 0; kk < 4; kk++)
         for (int j = 0; j < 2; j++)
-            b[B_INDEX(kk, j, shape.cols_b_padded)] = INPUT_FROM_INT(b_logical[kk][j]);
+            b[b_index(kk, j, shape.cols_b_padded)] = INPUT_FROM_INT(b_logical[kk][j]);
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 2; j++)
             c[(size_t)i * shape.n_padded + j] = ACCUM_FROM_INT(1);
@@ -2346,23 +2252,25 @@ static void test_reference(void)
     free(a);
     free(b);
     free(c);
+}
 
-#if IS_INTEGER
-    /* One element past int32: K products of the largest magnitude, times 3, minus 5 * 7. */
-#if defined(U8_IN_I32_OUT)
-    const int k = 140000, value = 255;
-#else
-    const int k = 140000, value = -128;
-#endif
-    shape = make_shape(1, 1, k, 16, 16, 16);
-    a = (input_t *)calloc((size_t)shape.rows_a_padded * shape.cols_a_padded, sizeof(input_t));
-    b = (input_t *)calloc((size_t)shape.rows_b_padded * shape.cols_b_padded, sizeof(input_t));
-    c = (accum_t *)calloc((size_t)shape.m_padded * shape.n_padded, sizeof(accum_t));
+/* Integer types: one element past int32, K products of the largest magnitude, times 3, minus 5 * 7. */
+static void test_int32_wrap(void)
+{
+    if (!IS_INTEGER)
+        return;
+    const int k = 140000, value = INT_INPUT_LOW == 0 ? 255 : -128;
+    Shape shape = make_shape(1, 1, k, 16, 16, 16);
+    input_t *a = (input_t *)calloc((size_t)shape.rows_a_padded * shape.cols_a_padded, sizeof(input_t));
+    input_t *b = (input_t *)calloc((size_t)shape.rows_b_padded * shape.cols_b_padded, sizeof(input_t));
+    accum_t *c = (accum_t *)calloc((size_t)shape.m_padded * shape.n_padded, sizeof(accum_t));
+    exact_t result[1];
+    double bound[1];
     for (int kk = 0; kk < k; kk++) {
-        a[A_INDEX(0, kk, shape.cols_a_padded)] = (input_t)value;
-        b[B_INDEX(kk, 0, shape.cols_b_padded)] = (input_t)value;
+        a[a_index(0, kk, shape.cols_a_padded)] = INPUT_FROM_INT(value);
+        b[b_index(kk, 0, shape.cols_b_padded)] = INPUT_FROM_INT(value);
     }
-    c[0] = 7;
+    c[0] = ACCUM_FROM_INT(7);
     reference_cpu(a, b, c, shape, 3, -5, result, bound);
     long long exact = 3LL * k * value * value - 35, low = exact % 4294967296LL;
     if (low >= 2147483648LL)
@@ -2371,20 +2279,19 @@ static void test_reference(void)
     free(a);
     free(b);
     free(c);
-#endif
 }
 
 static void test_error_bound(void)
 {
-#if IS_INTEGER
-    expect(error_bound(100.0, 10.0, 50.0, 4096) == 0.0, "bound: integer results must be exact");
-#else
+    if (IS_INTEGER) {
+        expect(error_bound(100.0, 10.0, 50.0, 4096) == 0.0, "bound: integer results must be exact");
+        return;
+    }
     expect(error_bound(0.0, 0.0, 0.0, 4096) == 0.0, "bound: zero terms allow zero error");
     expect(error_bound(100.0, 0.0, 0.0, 4096) > error_bound(100.0, 0.0, 0.0, 64),
            "bound: grows with K");
     expect(error_bound(100.0, 0.0, 0.0, 4096) < 100.0 * 0.5,
            "bound: at K=4096 it stays below half the sum of |products| (a lost term would show)");
-#endif
 }
 
 static void test_parse(void)
@@ -2411,10 +2318,9 @@ static void test_parse(void)
         snprintf(what, sizeof what, "parse: rejects '%s%s%s'", argv[1], argc > 2 ? " " : "", argc > 2 ? argv[2] : "");
         expect(parse_options(argc, argv, &options, error, sizeof error) != 0 && error[0] != '\0', what);
     }
-#if IS_INTEGER
     char *fraction[] = {(char *)"gemm", (char *)"--alpha=1.5"};
-    expect(parse_options(2, fraction, &options, error, sizeof error) != 0, "parse: integer types reject alpha=1.5");
-#endif
+    if (IS_INTEGER)
+        expect(parse_options(2, fraction, &options, error, sizeof error) != 0, "parse: integer types reject alpha=1.5");
 }
 
 static void test_inputs_and_shapes(void)
@@ -2425,7 +2331,7 @@ static void test_inputs_and_shapes(void)
     fill_input(other, 256, 8, 1);
     int nonzero = 0;
     for (int e = 0; e < 256; e++)
-        nonzero += input_value(first[e]) != 0.0;
+        nonzero += INPUT_TO_DOUBLE(first[e]) != 0.0;
     expect(memcmp(first, second, sizeof first) == 0, "inputs: the same seed gives the same matrix");
     expect(memcmp(first, other, sizeof first) != 0, "inputs: another seed gives another matrix");
     expect(nonzero > 200, "inputs: not all zero");
@@ -2510,6 +2416,7 @@ static int self_test(void)
     test_padding(1000, 777, 1024, 1024);
     test_tf32_round();
     test_reference();
+    test_int32_wrap();
     test_error_bound();
     test_parse();
     test_inputs_and_shapes();
@@ -2518,7 +2425,7 @@ static int self_test(void)
     printf("self-test: %d failed\n", self_test_failures);
     return self_test_failures ? 1 : 0;
 }
-#line 3842 "gemm.md"
+#line 3782 "gemm.md"
 int main(int argc, char **argv)
 {
     Options options;
