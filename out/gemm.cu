@@ -1812,6 +1812,34 @@ static void report_add(Report *report, const char *key, const char *format, ...)
     report->count++;
 }
 
+/* One field of a report: text, a whole number, or a real number with its format; a NAN is printed "na". */
+typedef struct {
+    const char *key;
+    const char *format;   /* "%s": text; "%lld": integer; any other: real */
+    const char *text;
+    long long integer;
+    double real;
+} Field;
+
+#define TEXT(key, text) {(key), "%s", (text), 0, 0.0}
+#define INTEGER(key, value) {(key), "%lld", NULL, (long long)(value), 0.0}
+#define REAL(key, format, value) {(key), (format), NULL, 0, (value)}
+
+static void report_fields(Report *report, const Field *fields, int count)
+{
+    for (int f = 0; f < count; f++) {
+        const Field *field = &fields[f];
+        if (field->text)
+            report_add(report, field->key, "%s", field->text);
+        else if (strcmp(field->format, "%lld") == 0)
+            report_add(report, field->key, "%lld", field->integer);
+        else if (isnan(field->real))
+            report_add(report, field->key, "na");
+        else
+            report_add(report, field->key, field->format, field->real);
+    }
+}
+
 static const char *report_get(const Report *report, const char *key)
 {
     for (int f = 0; f < report->count; f++)
@@ -1855,7 +1883,109 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 3155 "gemm.md"
+#line 3184 "gemm.md"
+typedef struct {
+    Shape shape;
+    int verify;                                          /* VERIFY_CPU, VERIFY_GPU or VERIFY_OFF */
+    int use_cublas;
+    size_t count_a, count_b, count_c;                    /* elements, unpadded */
+    size_t bytes_a_padded, bytes_b_padded, bytes_c_padded;
+    input_t *a, *b, *a_padded, *b_padded;                /* on the host */
+    accum_t *c_in, *c_out, *c_padded;
+    exact_t *expected;                                   /* the reference, and each element's bound */
+    double *bound;
+    Run run;                                             /* on the GPU: what the kernels get */
+    Verdict verdict;
+    Timing timing, cublas_timing;
+    int cublas_ran;
+    double pad_ms, h2d_ms, d2h_ms, extract_ms, reference_ms;   /* host-side steps */
+} Gemm;
+
+static double milliseconds_since(double start)
+{
+    return (seconds_now() - start) * 1e3;
+}
+#line 3213 "gemm.md"
+static Shape gemm_shape(int m, int n, int k, int tile_index)
+{
+    TileGeometry tile = tile_geometry(tile_index);
+    return make_shape(m, n, k, tile.block_m, tile.block_n * tile.cluster, tile.block_k);
+}
+
+static void plan_memory(Gemm *gemm, const Options *options, const Gpu *gpu)
+{
+    Shape shape = gemm->shape = gemm_shape(options->m, options->n, options->k, gpu->tile);
+    gemm->verify = options->verify;
+    if (gemm->verify == VERIFY_AUTO)
+        gemm->verify = (long long)shape.m * shape.n * shape.k <= CPU_VERIFY_LIMIT ? VERIFY_CPU : VERIFY_GPU;
+    gemm->use_cublas = options->cublas && HAS_CUBLAS;
+    gemm->count_a = (size_t)shape.rows_a * shape.cols_a;
+    gemm->count_b = (size_t)shape.rows_b * shape.cols_b;
+    gemm->count_c = (size_t)shape.m * shape.n;
+    gemm->bytes_a_padded = (size_t)shape.rows_a_padded * shape.cols_a_padded * sizeof(input_t);
+    gemm->bytes_b_padded = (size_t)shape.rows_b_padded * shape.cols_b_padded * sizeof(input_t);
+    gemm->bytes_c_padded = (size_t)shape.m_padded * shape.n_padded * sizeof(accum_t);
+    double bytes_tiled = (PREPARE_A ? (double)gemm->bytes_a_padded : 0.0) +
+                         (PREPARE_B ? (double)gemm->bytes_b_padded : 0.0);
+    check_device_memory((double)gemm->bytes_a_padded + gemm->bytes_b_padded + bytes_tiled +
+                        gemm->bytes_c_padded * (gemm->use_cublas ? 2.0 : 1.0) +
+                        (gemm->verify == VERIFY_GPU ? (double)gemm->count_c * (sizeof(exact_t) + sizeof(double)) : 0.0));
+}
+#line 3244 "gemm.md"
+static void make_inputs(Gemm *gemm, const Options *options)
+{
+    gemm->a = (input_t *)allocate(gemm->count_a * sizeof(input_t), "A");
+    gemm->b = (input_t *)allocate(gemm->count_b * sizeof(input_t), "B");
+    gemm->c_in = (accum_t *)allocate(gemm->count_c * sizeof(accum_t), "C");
+    gemm->c_out = (accum_t *)allocate(gemm->count_c * sizeof(accum_t), "the result");
+    fill_input(gemm->a, gemm->count_a, options->seed, 1);
+    fill_input(gemm->b, gemm->count_b, options->seed, 2);
+    fill_accum(gemm->c_in, gemm->count_c, options->seed, 3);
+    if (options->dump_prefix) {
+        dump_inputs(options->dump_prefix, gemm->a, gemm->b, &gemm->shape);
+        write_npy(options->dump_prefix, "C_in", NPY_ACCUM, gemm->c_in, gemm->shape.m, gemm->shape.n, sizeof(accum_t));
+    }
+}
+#line 3266 "gemm.md"
+static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
+{
+    const Shape *shape = &gemm->shape;
+    double start = seconds_now();
+    gemm->a_padded = (input_t *)allocate(gemm->bytes_a_padded, "padded A");
+    gemm->b_padded = (input_t *)allocate(gemm->bytes_b_padded, "padded B");
+    gemm->c_padded = (accum_t *)allocate(gemm->bytes_c_padded, "padded C");
+    pad_matrix(gemm->a_padded, gemm->a, shape->rows_a, shape->cols_a, shape->rows_a_padded, shape->cols_a_padded,
+               sizeof(input_t));
+    pad_matrix(gemm->b_padded, gemm->b, shape->rows_b, shape->cols_b, shape->rows_b_padded, shape->cols_b_padded,
+               sizeof(input_t));
+    pad_matrix(gemm->c_padded, gemm->c_in, shape->m, shape->n, shape->m_padded, shape->n_padded, sizeof(accum_t));
+    gemm->pad_ms = milliseconds_since(start);
+
+    Run *run = &gemm->run;
+    run->shape = *shape;
+    run->kernel = options->kernel;
+    run->alpha = (scalar_t)options->alpha;
+    run->beta = (scalar_t)options->beta;
+    run->tile = gpu->tile;
+    run->cluster = gpu->copy_engine ? tile_geometry(gpu->tile).cluster : 1;
+    CHECK_CUDA(cudaMalloc(&run->a, gemm->bytes_a_padded));
+    CHECK_CUDA(cudaMalloc(&run->b, gemm->bytes_b_padded));
+    CHECK_CUDA(cudaMalloc(&run->c, gemm->bytes_c_padded));
+    run->a_tiled = run->a;
+    run->b_tiled = run->b;
+    if (PREPARE_A)
+        CHECK_CUDA(cudaMalloc(&run->a_tiled, gemm->bytes_a_padded));
+    if (PREPARE_B)
+        CHECK_CUDA(cudaMalloc(&run->b_tiled, gemm->bytes_b_padded));
+    if (gpu->copy_engine)
+        make_tensor_maps(run);
+    start = seconds_now();
+    CHECK_CUDA(cudaMemcpy(run->a, gemm->a_padded, gemm->bytes_a_padded, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(run->b, gemm->b_padded, gemm->bytes_b_padded, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(run->c, gemm->c_padded, gemm->bytes_c_padded, cudaMemcpyHostToDevice));
+    gemm->h2d_ms = milliseconds_since(start);
+}
+#line 3311 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -1872,232 +2002,180 @@ static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *
     CHECK_CUDA(cudaFree(bound_device));
 }
 
-static double milliseconds_since(double start)
+static void compute_reference(Gemm *gemm)
 {
-    return (seconds_now() - start) * 1e3;
+    if (gemm->verify == VERIFY_OFF)
+        return;
+    const Run *run = &gemm->run;
+    gemm->expected = (exact_t *)allocate(gemm->count_c * sizeof(exact_t), "the reference");
+    gemm->bound = (double *)allocate(gemm->count_c * sizeof(double), "the error bounds");
+    double start = seconds_now();
+    if (gemm->verify == VERIFY_CPU)
+        reference_cpu(gemm->a_padded, gemm->b_padded, gemm->c_padded, gemm->shape, (exact_t)run->alpha,
+                      (exact_t)run->beta, gemm->expected, gemm->bound);
+    else
+        reference_gpu(run, (exact_t)run->alpha, (exact_t)run->beta, gemm->expected, gemm->bound);
+    gemm->reference_ms = milliseconds_since(start);
 }
-#line 3184 "gemm.md"
-static Shape gemm_shape(int m, int n, int k, int tile_index)
+#line 3348 "gemm.md"
+static void run_once_and_check(Gemm *gemm, const Options *options)
 {
-    TileGeometry tile = tile_geometry(tile_index);
-    return make_shape(m, n, k, tile.block_m, tile.block_n * tile.cluster, tile.block_k);
+    const Shape *shape = &gemm->shape;
+    launch_gemm(&gemm->run);
+    CHECK_CUDA(cudaDeviceSynchronize());
+    double start = seconds_now();
+    CHECK_CUDA(cudaMemcpy(gemm->c_padded, gemm->run.c, gemm->bytes_c_padded, cudaMemcpyDeviceToHost));
+    gemm->d2h_ms = milliseconds_since(start);
+    start = seconds_now();
+    extract_matrix(gemm->c_out, gemm->c_padded, shape->m, shape->n, shape->n_padded, sizeof(accum_t));
+    gemm->extract_ms = milliseconds_since(start);
+    if (gemm->verify != VERIFY_OFF)
+        gemm->verdict = compare_results(gemm->c_out, gemm->expected, gemm->bound, shape->m, shape->n);
+    if (options->dump_prefix)
+        write_npy(options->dump_prefix, "C_out", NPY_ACCUM, gemm->c_out, shape->m, shape->n, sizeof(accum_t));
+}
+#line 3371 "gemm.md"
+static void time_kernels(Gemm *gemm, const Options *options)
+{
+    const Shape *shape = &gemm->shape;
+    gemm->timing = time_runs(launch_gemm, &gemm->run, options->warmup, options->iterations);
+    if (!gemm->use_cublas)
+        return;
+    CublasRun cublas = {gemm->run, NULL, CUBLAS_STATUS_SUCCESS};
+    CHECK_CUDA(cudaMalloc(&cublas.run.c, gemm->bytes_c_padded));
+    pad_matrix(gemm->c_padded, gemm->c_in, shape->m, shape->n, shape->m_padded, shape->n_padded, sizeof(accum_t));
+    CHECK_CUDA(cudaMemcpy(cublas.run.c, gemm->c_padded, gemm->bytes_c_padded, cudaMemcpyHostToDevice));
+    CHECK_CUBLAS(cublasCreate(&cublas.handle));
+    launch_cublas(&cublas);
+    if (cublas.status == CUBLAS_STATUS_SUCCESS) {
+        gemm->cublas_timing = time_runs(launch_cublas, &cublas, options->warmup, options->iterations);
+        gemm->cublas_ran = cublas.status == CUBLAS_STATUS_SUCCESS;
+    }
+    if (!gemm->cublas_ran)
+        fprintf(stderr, "gemm: warning: cuBLAS declined this problem: %s\n", cublasGetStatusString(cublas.status));
+    CHECK_CUBLAS(cublasDestroy(cublas.handle));
+    CHECK_CUDA(cudaFree(cublas.run.c));
+}
+#line 3399 "gemm.md"
+#define RATE(timing, operations) ((operations) / ((timing).median_ms * 1e-3) / 1e12)
+
+static void report_gemm(Report *report, const Gemm *gemm, const Options *options, const Gpu *gpu)
+{
+    const Shape *shape = &gemm->shape;
+    double operations = 2.0 * shape->m * shape->n * shape->k;
+    TileGeometry tile = tile_geometry(gemm->run.tile);
+    char tile_name[48];
+    snprintf(tile_name, sizeof tile_name, "%dx%dx%d", tile.block_m, tile.block_n, tile.block_k);
+    const char *verify_name = gemm->verify == VERIFY_OFF ? "off" : gemm->verify == VERIFY_CPU ? "cpu" : "gpu";
+    const Field fields[] = {
+        TEXT("mode", "gemm"),                        TEXT("type", TYPE_NAME),
+        TEXT("mnk", SHAPE_NAME),                     INTEGER("transpose_a", TRANSPOSE_A),
+        INTEGER("transpose_b", TRANSPOSE_B),         INTEGER("m", shape->m),
+        INTEGER("n", shape->n),                      INTEGER("k", shape->k),
+        TEXT("kernel", options->kernel == KERNEL_NAIVE ? "naive" : "fast"),
+        REAL("alpha", "%.17g", (double)gemm->run.alpha),
+        REAL("beta", "%.17g", (double)gemm->run.beta),
+        INTEGER("seed", options->seed),              INTEGER("iterations", options->iterations),
+        REAL("median_ms", "%.6f", gemm->timing.median_ms),
+        REAL("min_ms", "%.6f", gemm->timing.min_ms),
+        REAL("rate", "%.3f", RATE(gemm->timing, operations)),
+        TEXT("unit", RATE_UNIT),                     TEXT("verify", verify_name),
+        TEXT("result", gemm->verify == VERIFY_OFF ? "off" : gemm->verdict.failures ? "fail" : "pass"),
+        INTEGER("failures", gemm->verdict.failures),
+        REAL("max_err", "%.3e", gemm->verdict.worst_error),
+        REAL("bound", "%.3e", gemm->verdict.worst_bound),
+        INTEGER("worst_i", gemm->verdict.worst_i),   INTEGER("worst_j", gemm->verdict.worst_j),
+        REAL("cublas_median_ms", "%.6f", gemm->cublas_ran ? gemm->cublas_timing.median_ms : NAN),
+        REAL("cublas_rate", "%.3f", gemm->cublas_ran ? RATE(gemm->cublas_timing, operations) : NAN),
+        TEXT("gpu", gpu->properties.name),           INTEGER("cc", gpu->cc),
+        INTEGER("sms", gpu->properties.multiProcessorCount),
+        TEXT("tile", tile_name),                     INTEGER("warps", tile.threads / 32),
+        INTEGER("stages", tile.stages),              INTEGER("cluster", gemm->run.cluster),
+        INTEGER("shared_bytes", tile.shared_bytes),  INTEGER("shared_budget", gpu->shared_budget),
+        TEXT("copy_path", copy_path_name(gpu->ptx_version)),
+        REAL("pad_ms", "%.3f", gemm->pad_ms),        REAL("h2d_ms", "%.3f", gemm->h2d_ms),
+        REAL("d2h_ms", "%.3f", gemm->d2h_ms),        REAL("extract_ms", "%.3f", gemm->extract_ms),
+        REAL("reference_ms", "%.3f", gemm->reference_ms),
+    };
+    report_fields(report, fields, sizeof fields / sizeof fields[0]);
+}
+#line 3450 "gemm.md"
+static void print_text_report(const Report *report, const Gemm *gemm, const Options *options, const Gpu *gpu)
+{
+    const Shape *shape = &gemm->shape;
+    const Verdict *verdict = &gemm->verdict;
+    TileGeometry tile = tile_geometry(gemm->run.tile);
+    printf("%s, WMMA %s, TRANSPOSE_A=%d TRANSPOSE_B=%d on %s (sm_%d, %d SMs)\n", TYPE_NAME, SHAPE_NAME,
+           TRANSPOSE_A, TRANSPOSE_B, gpu->properties.name, gpu->cc, gpu->properties.multiProcessorCount);
+    if (options->kernel == KERNEL_FAST)
+        printf("tiles    %d x %d x %d, %d warps, %d stages, clusters of %d, %.1f of %.1f KiB shared, %s\n",
+               tile.block_m, tile.block_n, tile.block_k, tile.threads / 32, tile.stages, gemm->run.cluster,
+               tile.shared_bytes / 1024.0, gpu->shared_budget / 1024.0, copy_path_name(gpu->ptx_version));
+    printf("problem  M=%d N=%d K=%d, padded to %d x %d x %d, alpha=%g beta=%g, seed %llu\n", shape->m,
+           shape->n, shape->k, shape->m_padded, shape->n_padded, shape->k_padded, (double)gemm->run.alpha,
+           (double)gemm->run.beta, options->seed);
+    printf("%-8s median %.3f ms, min %.3f ms over %d runs: %s %s\n",
+           options->kernel == KERNEL_NAIVE ? "naive" : "d_gemm", gemm->timing.median_ms, gemm->timing.min_ms,
+           options->iterations, report_get(report, "rate"), RATE_UNIT);
+    if (gemm->cublas_ran)
+        printf("cuBLAS   median %.3f ms: %s %s; this kernel reaches %.1f%% of it\n", gemm->cublas_timing.median_ms,
+               report_get(report, "cublas_rate"), RATE_UNIT,
+               100.0 * gemm->cublas_timing.median_ms / gemm->timing.median_ms);
+    else if (options->cublas)
+        printf("cuBLAS   not available for %s\n", TYPE_NAME);
+    printf("host     pad %.1f ms, copy to GPU %.1f ms, copy back %.1f ms, extract %.1f ms, reference %.1f ms\n",
+           gemm->pad_ms, gemm->h2d_ms, gemm->d2h_ms, gemm->extract_ms, gemm->reference_ms);
+    if (gemm->verify == VERIFY_OFF)
+        printf("verify   off\n");
+    else
+        printf("verify   %s reference: %s, %lld of %zu elements outside their bound; worst C[%d][%d]: "
+               "error %.3e, bound %.3e\n", gemm->verify == VERIFY_CPU ? "cpu" : "gpu",
+               verdict->failures ? "FAIL" : "PASS", verdict->failures, gemm->count_c, verdict->worst_i,
+               verdict->worst_j, verdict->worst_error, verdict->worst_bound);
 }
 
+static void free_gemm(Gemm *gemm)
+{
+    if (PREPARE_A)
+        CHECK_CUDA(cudaFree(gemm->run.a_tiled));
+    if (PREPARE_B)
+        CHECK_CUDA(cudaFree(gemm->run.b_tiled));
+    CHECK_CUDA(cudaFree(gemm->run.a));
+    CHECK_CUDA(cudaFree(gemm->run.b));
+    CHECK_CUDA(cudaFree(gemm->run.c));
+    void *host[] = {gemm->a, gemm->b, gemm->c_in, gemm->c_out, gemm->a_padded, gemm->b_padded, gemm->c_padded,
+                    gemm->expected, gemm->bound};
+    for (size_t h = 0; h < sizeof host / sizeof host[0]; h++)
+        free(host[h]);
+}
+#line 3503 "gemm.md"
 static int run_gemm(const Options *options, const Gpu *gpu)
 {
-    Shape shape = gemm_shape(options->m, options->n, options->k, gpu->tile);
-    int verify = options->verify;
-    if (verify == VERIFY_AUTO)
-        verify = (long long)shape.m * shape.n * shape.k <= CPU_VERIFY_LIMIT ? VERIFY_CPU : VERIFY_GPU;
-    int use_cublas = options->cublas && HAS_CUBLAS;
-    size_t count_a = (size_t)shape.rows_a * shape.cols_a, count_b = (size_t)shape.rows_b * shape.cols_b;
-    size_t count_c = (size_t)shape.m * shape.n;
-    size_t bytes_a_padded = (size_t)shape.rows_a_padded * shape.cols_a_padded * sizeof(input_t);
-    size_t bytes_b_padded = (size_t)shape.rows_b_padded * shape.cols_b_padded * sizeof(input_t);
-    size_t bytes_c_padded = (size_t)shape.m_padded * shape.n_padded * sizeof(accum_t);
-    double bytes_tiled = (PREPARE_A ? (double)bytes_a_padded : 0.0) + (PREPARE_B ? (double)bytes_b_padded : 0.0);
-    check_device_memory((double)bytes_a_padded + bytes_b_padded + bytes_tiled + bytes_c_padded * (use_cublas ? 2.0 : 1.0) +
-                        (verify == VERIFY_GPU ? (double)count_c * (sizeof(exact_t) + sizeof(double)) : 0.0));
+    Gemm gemm;
+    memset(&gemm, 0, sizeof gemm);
+    plan_memory(&gemm, options, gpu);
+    make_inputs(&gemm, options);
+    upload(&gemm, options, gpu);
+    compute_reference(&gemm);
+    run_once_and_check(&gemm, options);
+    time_kernels(&gemm, options);
 
-    input_t *a = (input_t *)allocate(count_a * sizeof(input_t), "A");
-    input_t *b = (input_t *)allocate(count_b * sizeof(input_t), "B");
-    accum_t *c_in = (accum_t *)allocate(count_c * sizeof(accum_t), "C");
-    accum_t *c_out = (accum_t *)allocate(count_c * sizeof(accum_t), "the result");
-    fill_input(a, count_a, options->seed, 1);
-    fill_input(b, count_b, options->seed, 2);
-    fill_accum(c_in, count_c, options->seed, 3);
-    if (options->dump_prefix) {
-        dump_inputs(options->dump_prefix, a, b, &shape);
-        write_npy(options->dump_prefix, "C_in", NPY_ACCUM, c_in, shape.m, shape.n, sizeof(accum_t));
-    }
-
-    double start = seconds_now();
-    input_t *a_padded = (input_t *)allocate(bytes_a_padded, "padded A");
-    input_t *b_padded = (input_t *)allocate(bytes_b_padded, "padded B");
-    accum_t *c_padded = (accum_t *)allocate(bytes_c_padded, "padded C");
-    pad_matrix(a_padded, a, shape.rows_a, shape.cols_a, shape.rows_a_padded, shape.cols_a_padded, sizeof(input_t));
-    pad_matrix(b_padded, b, shape.rows_b, shape.cols_b, shape.rows_b_padded, shape.cols_b_padded, sizeof(input_t));
-    pad_matrix(c_padded, c_in, shape.m, shape.n, shape.m_padded, shape.n_padded, sizeof(accum_t));
-    double pad_ms = milliseconds_since(start);
-
-    Run run;
-    memset(&run, 0, sizeof run);
-    run.shape = shape;
-    run.kernel = options->kernel;
-    run.alpha = (scalar_t)options->alpha;
-    run.beta = (scalar_t)options->beta;
-    run.tile = gpu->tile;
-    run.cluster = gpu->copy_engine ? tile_geometry(gpu->tile).cluster : 1;
-    CHECK_CUDA(cudaMalloc(&run.a, bytes_a_padded));
-    CHECK_CUDA(cudaMalloc(&run.b, bytes_b_padded));
-    CHECK_CUDA(cudaMalloc(&run.c, bytes_c_padded));
-    run.a_tiled = run.a;
-    run.b_tiled = run.b;
-    if (PREPARE_A)
-        CHECK_CUDA(cudaMalloc(&run.a_tiled, bytes_a_padded));
-    if (PREPARE_B)
-        CHECK_CUDA(cudaMalloc(&run.b_tiled, bytes_b_padded));
-    if (gpu->copy_engine)
-        make_tensor_maps(&run);
-    start = seconds_now();
-    CHECK_CUDA(cudaMemcpy(run.a, a_padded, bytes_a_padded, cudaMemcpyHostToDevice));
-    CHECK_CUDA(cudaMemcpy(run.b, b_padded, bytes_b_padded, cudaMemcpyHostToDevice));
-    CHECK_CUDA(cudaMemcpy(run.c, c_padded, bytes_c_padded, cudaMemcpyHostToDevice));
-    double h2d_ms = milliseconds_since(start);
-#line 3258 "gemm.md"
-    exact_t *expected = NULL;
-    double *bound = NULL, reference_ms = 0.0;
-    if (verify != VERIFY_OFF) {
-        expected = (exact_t *)allocate(count_c * sizeof(exact_t), "the reference");
-        bound = (double *)allocate(count_c * sizeof(double), "the error bounds");
-        start = seconds_now();
-        if (verify == VERIFY_CPU)
-            reference_cpu(a_padded, b_padded, c_padded, shape, (exact_t)run.alpha, (exact_t)run.beta, expected, bound);
-        else
-            reference_gpu(&run, (exact_t)run.alpha, (exact_t)run.beta, expected, bound);
-        reference_ms = milliseconds_since(start);
-    }
-
-    launch_gemm(&run);
-    CHECK_CUDA(cudaDeviceSynchronize());
-    start = seconds_now();
-    CHECK_CUDA(cudaMemcpy(c_padded, run.c, bytes_c_padded, cudaMemcpyDeviceToHost));
-    double d2h_ms = milliseconds_since(start);
-    start = seconds_now();
-    extract_matrix(c_out, c_padded, shape.m, shape.n, shape.n_padded, sizeof(accum_t));
-    double extract_ms = milliseconds_since(start);
-    Verdict verdict = {0, 0.0, 0.0, 0.0, 0, 0};
-    if (verify != VERIFY_OFF)
-        verdict = compare_results(c_out, expected, bound, shape.m, shape.n);
-    if (options->dump_prefix)
-        write_npy(options->dump_prefix, "C_out", NPY_ACCUM, c_out, shape.m, shape.n, sizeof(accum_t));
-#line 3291 "gemm.md"
-    Timing timing = time_runs(launch_gemm, &run, options->warmup, options->iterations);
-    double operations = 2.0 * shape.m * shape.n * shape.k;
-    Timing cublas_timing = {0.0, 0.0};
-    int cublas_ran = 0;
-    if (use_cublas) {
-        CublasRun cublas = {run, NULL, CUBLAS_STATUS_SUCCESS};
-        CHECK_CUDA(cudaMalloc(&cublas.run.c, bytes_c_padded));
-        pad_matrix(c_padded, c_in, shape.m, shape.n, shape.m_padded, shape.n_padded, sizeof(accum_t));
-        CHECK_CUDA(cudaMemcpy(cublas.run.c, c_padded, bytes_c_padded, cudaMemcpyHostToDevice));
-        CHECK_CUBLAS(cublasCreate(&cublas.handle));
-        launch_cublas(&cublas);
-        if (cublas.status == CUBLAS_STATUS_SUCCESS) {
-            cublas_timing = time_runs(launch_cublas, &cublas, options->warmup, options->iterations);
-            cublas_ran = cublas.status == CUBLAS_STATUS_SUCCESS;
-        }
-        if (!cublas_ran)
-            fprintf(stderr, "gemm: warning: cuBLAS declined this problem: %s\n", cublasGetStatusString(cublas.status));
-        CHECK_CUBLAS(cublasDestroy(cublas.handle));
-        CHECK_CUDA(cudaFree(cublas.run.c));
-    }
-#line 3317 "gemm.md"
     Report report = {{NULL}, {{0}}, 0};
-    report_add(&report, "mode", "gemm");
-    report_add(&report, "type", "%s", TYPE_NAME);
-    report_add(&report, "mnk", "%s", SHAPE_NAME);
-    report_add(&report, "transpose_a", "%d", TRANSPOSE_A);
-    report_add(&report, "transpose_b", "%d", TRANSPOSE_B);
-    report_add(&report, "m", "%d", shape.m);
-    report_add(&report, "n", "%d", shape.n);
-    report_add(&report, "k", "%d", shape.k);
-    report_add(&report, "kernel", "%s", options->kernel == KERNEL_NAIVE ? "naive" : "fast");
-    report_add(&report, "alpha", "%.17g", (double)run.alpha);
-    report_add(&report, "beta", "%.17g", (double)run.beta);
-    report_add(&report, "seed", "%llu", options->seed);
-    report_add(&report, "iterations", "%d", options->iterations);
-    report_add(&report, "median_ms", "%.6f", timing.median_ms);
-    report_add(&report, "min_ms", "%.6f", timing.min_ms);
-    report_add(&report, "rate", "%.3f", operations / (timing.median_ms * 1e-3) / 1e12);
-    report_add(&report, "unit", "%s", RATE_UNIT);
-    report_add(&report, "verify", "%s", verify == VERIFY_OFF ? "off" : verify == VERIFY_CPU ? "cpu" : "gpu");
-    report_add(&report, "result", "%s", verify == VERIFY_OFF ? "off" : verdict.failures ? "fail" : "pass");
-    report_add(&report, "failures", "%lld", verdict.failures);
-    report_add(&report, "max_err", "%.3e", verdict.worst_error);
-    report_add(&report, "bound", "%.3e", verdict.worst_bound);
-    report_add(&report, "worst_i", "%d", verdict.worst_i);
-    report_add(&report, "worst_j", "%d", verdict.worst_j);
-    if (cublas_ran) {
-        report_add(&report, "cublas_median_ms", "%.6f", cublas_timing.median_ms);
-        report_add(&report, "cublas_rate", "%.3f", operations / (cublas_timing.median_ms * 1e-3) / 1e12);
-    } else {
-        report_add(&report, "cublas_median_ms", "na");
-        report_add(&report, "cublas_rate", "na");
-    }
-    report_add(&report, "gpu", "%s", gpu->properties.name);
-    report_add(&report, "cc", "%d", gpu->cc);
-    report_add(&report, "sms", "%d", gpu->properties.multiProcessorCount);
-    TileGeometry tile = tile_geometry(run.tile);
-    report_add(&report, "tile", "%dx%dx%d", tile.block_m, tile.block_n, tile.block_k);
-    report_add(&report, "warps", "%d", tile.threads / 32);
-    report_add(&report, "stages", "%d", tile.stages);
-    report_add(&report, "cluster", "%d", run.cluster);
-    report_add(&report, "shared_bytes", "%d", tile.shared_bytes);
-    report_add(&report, "shared_budget", "%d", gpu->shared_budget);
-    report_add(&report, "copy_path", "%s", copy_path_name(gpu->ptx_version));
-    report_add(&report, "pad_ms", "%.3f", pad_ms);
-    report_add(&report, "h2d_ms", "%.3f", h2d_ms);
-    report_add(&report, "d2h_ms", "%.3f", d2h_ms);
-    report_add(&report, "extract_ms", "%.3f", extract_ms);
-    report_add(&report, "reference_ms", "%.3f", reference_ms);
-#line 3372 "gemm.md"
+    report_gemm(&report, &gemm, options, gpu);
     if (options->print) {
-        print_inputs("A", a, shape.rows_a, shape.cols_a);
-        print_inputs("B", b, shape.rows_b, shape.cols_b);
-        print_accums("C before", c_in, shape.m, shape.n);
-        print_accums("C after", c_out, shape.m, shape.n);
+        print_inputs("A", gemm.a, gemm.shape.rows_a, gemm.shape.cols_a);
+        print_inputs("B", gemm.b, gemm.shape.rows_b, gemm.shape.cols_b);
+        print_accums("C before", gemm.c_in, gemm.shape.m, gemm.shape.n);
+        print_accums("C after", gemm.c_out, gemm.shape.m, gemm.shape.n);
     }
-    if (options->format != FORMAT_TEXT) {
+    if (options->format == FORMAT_TEXT)
+        print_text_report(&report, &gemm, options, gpu);
+    else
         report_print(&report, options->format);
-    } else {
-        printf("%s, WMMA %s, TRANSPOSE_A=%d TRANSPOSE_B=%d on %s (sm_%d, %d SMs)\n", TYPE_NAME, SHAPE_NAME,
-               TRANSPOSE_A, TRANSPOSE_B, gpu->properties.name, gpu->cc, gpu->properties.multiProcessorCount);
-        if (options->kernel == KERNEL_FAST)
-            printf("tiles    %d x %d x %d, %d warps, %d stages, clusters of %d, %.1f of %.1f KiB shared, %s\n",
-                   tile.block_m, tile.block_n, tile.block_k, tile.threads / 32, tile.stages, run.cluster,
-                   tile.shared_bytes / 1024.0, gpu->shared_budget / 1024.0, copy_path_name(gpu->ptx_version));
-        printf("problem  M=%d N=%d K=%d, padded to %d x %d x %d, alpha=%g beta=%g, seed %llu\n", shape.m,
-               shape.n, shape.k, shape.m_padded, shape.n_padded, shape.k_padded, (double)run.alpha,
-               (double)run.beta, options->seed);
-        printf("%-8s median %.3f ms, min %.3f ms over %d runs: %s %s\n",
-               options->kernel == KERNEL_NAIVE ? "naive" : "d_gemm", timing.median_ms, timing.min_ms,
-               options->iterations, report_get(&report, "rate"), RATE_UNIT);
-        if (cublas_ran)
-            printf("cuBLAS   median %.3f ms: %s %s; this kernel reaches %.1f%% of it\n", cublas_timing.median_ms,
-                   report_get(&report, "cublas_rate"), RATE_UNIT, 100.0 * cublas_timing.median_ms / timing.median_ms);
-        else if (options->cublas)
-            printf("cuBLAS   not available for %s\n", TYPE_NAME);
-        printf("host     pad %.1f ms, copy to GPU %.1f ms, copy back %.1f ms, extract %.1f ms, reference %.1f ms\n",
-               pad_ms, h2d_ms, d2h_ms, extract_ms, reference_ms);
-        if (verify == VERIFY_OFF)
-            printf("verify   off\n");
-        else
-            printf("verify   %s reference: %s, %lld of %zu elements outside their bound; worst C[%d][%d]: "
-                   "error %.3e, bound %.3e\n", verify == VERIFY_CPU ? "cpu" : "gpu",
-                   verdict.failures ? "FAIL" : "PASS", verdict.failures, count_c, verdict.worst_i,
-                   verdict.worst_j, verdict.worst_error, verdict.worst_bound);
-    }
-
-    if (PREPARE_A)
-        CHECK_CUDA(cudaFree(run.a_tiled));
-    if (PREPARE_B)
-        CHECK_CUDA(cudaFree(run.b_tiled));
-    CHECK_CUDA(cudaFree(run.a));
-    CHECK_CUDA(cudaFree(run.b));
-    CHECK_CUDA(cudaFree(run.c));
-    free(a);
-    free(b);
-    free(c_in);
-    free(c_out);
-    free(a_padded);
-    free(b_padded);
-    free(c_padded);
-    free(expected);
-    free(bound);
-    return verdict.failures ? EXIT_VERIFY_FAILED : 0;
+    free_gemm(&gemm);
+    return gemm.verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 3437 "gemm.md"
+#line 3539 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -2134,16 +2212,14 @@ static int run_peak(const Options *options, const Gpu *gpu)
         printf("%s, WMMA %s on %s: mma_sync from registers runs at %.1f %s (median of %d runs, %.3f ms)\n",
                TYPE_NAME, SHAPE_NAME, gpu->properties.name, rate, RATE_UNIT, options->iterations, timing.median_ms);
     } else {
+        const Field fields[] = {
+            TEXT("mode", "peak"),     TEXT("type", TYPE_NAME),   TEXT("mnk", SHAPE_NAME),
+            REAL("median_ms", "%.6f", timing.median_ms),         REAL("rate", "%.3f", rate),
+            TEXT("unit", RATE_UNIT),  TEXT("gpu", gpu->properties.name),
+            INTEGER("cc", gpu->cc),   INTEGER("sms", gpu->properties.multiProcessorCount),
+        };
         Report report = {{NULL}, {{0}}, 0};
-        report_add(&report, "mode", "peak");
-        report_add(&report, "type", "%s", TYPE_NAME);
-        report_add(&report, "mnk", "%s", SHAPE_NAME);
-        report_add(&report, "median_ms", "%.6f", timing.median_ms);
-        report_add(&report, "rate", "%.3f", rate);
-        report_add(&report, "unit", "%s", RATE_UNIT);
-        report_add(&report, "gpu", "%s", gpu->properties.name);
-        report_add(&report, "cc", "%d", gpu->cc);
-        report_add(&report, "sms", "%d", gpu->properties.multiProcessorCount);
+        report_fields(&report, fields, sizeof fields / sizeof fields[0]);
         report_print(&report, options->format);
     }
     CHECK_CUDA(cudaFree(peak.a));
@@ -2152,7 +2228,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     free(host);
     return 0;
 }
-#line 3501 "gemm.md"
+#line 3601 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
@@ -2425,7 +2501,7 @@ static int self_test(void)
     printf("self-test: %d failed\n", self_test_failures);
     return self_test_failures ? 1 : 0;
 }
-#line 3782 "gemm.md"
+#line 3882 "gemm.md"
 int main(int argc, char **argv)
 {
     Options options;
