@@ -1295,98 +1295,90 @@ static int parse_choice(const char *text, const char *const *choices, int count)
     return -1;
 }
 
-static int parse_options(int argc, char **argv, Options *options, char *error, size_t error_size)
+/* --shared-limit: bytes, or KiB with a K (101376 and 99K are the same); -1 if neither. */
+static int parse_shared_limit(const char *text)
+{
+    long long number;
+    size_t length = strlen(text);
+    if (length > 1 && text[length - 1] == 'K') {
+        char kib[32];
+        snprintf(kib, sizeof kib, "%.*s", (int)(length - 1), text);
+        return parse_integer(kib, 1, MAX_SHARED_LIMIT / 1024, &number) == 0 ? (int)number * 1024 : -1;
+    }
+    return parse_integer(text, 1, MAX_SHARED_LIMIT, &number) == 0 ? (int)number : -1;
+}
+
+/* One option as getopt_long returns it, with its value and the word it came from: 0 to go on, 1 to stop
+   (--help), -1 for a mistake (the message in error). */
+static int parse_flag(int option, const char *value, const char *word, Options *options, char *error,
+                      size_t error_size)
 {
     static const char *const kernels[] = {"fast", "naive"};
     static const char *const verifiers[] = {"auto", "cpu", "gpu", "off"};
     static const char *const formats[] = {"text", "kv", "csv"};
-    static const struct option long_options[] = {
-        {"kernel", required_argument, NULL, 'k'},   {"verify", required_argument, NULL, 'v'},
-        {"iterations", required_argument, NULL, 'i'}, {"warmup", required_argument, NULL, 'w'},
-        {"alpha", required_argument, NULL, 'a'},    {"beta", required_argument, NULL, 'b'},
-        {"seed", required_argument, NULL, 's'},     {"cublas", no_argument, NULL, 'c'},
-        {"print", no_argument, NULL, 'p'},          {"format", required_argument, NULL, 'f'},
-        {"dump", required_argument, NULL, 'd'},     {"peak", no_argument, NULL, 'P'},
-        {"self-test", no_argument, NULL, 'T'},      {"help", no_argument, NULL, 'h'},
-        {"shared-limit", required_argument, NULL, 'L'}, {NULL, 0, NULL, 0}};
-    Options defaults = {4096, 4096, 4096, KERNEL_FAST, VERIFY_AUTO, FORMAT_TEXT, 10, 2,
-                        1.0, 0.0, 1, 0, 0, 0, 0, 0, NULL, 0};
-    size_t length;
     long long number;
-    int option;
-
-    *options = defaults;
-    optind = 0;   /* restart getopt: the self-test parses many command lines */
-    opterr = 0;   /* we print our own messages */
-    while ((option = getopt_long(argc, argv, ":k:v:i:w:a:b:s:cpf:d:h", long_options, NULL)) != -1) {
-        switch (option) {
-        case 'k': options->kernel = parse_choice(optarg, kernels, 2); break;
-        case 'v': options->verify = parse_choice(optarg, verifiers, 4); break;
-        case 'f': options->format = parse_choice(optarg, formats, 3); break;
-        case 'i':
-        case 'w':
-            if (parse_integer(optarg, option == 'i' ? 1 : 0, 1000000, &number) != 0) {
-                snprintf(error, error_size, "--%s wants a whole number from %d to 1000000, not '%s'",
-                         option == 'i' ? "iterations" : "warmup", option == 'i' ? 1 : 0, optarg);
-                return -1;
-            }
-            *(option == 'i' ? &options->iterations : &options->warmup) = (int)number;
-            break;
-        case 'a':
-        case 'b':
-            if (parse_real(optarg, option == 'a' ? &options->alpha : &options->beta) != 0) {
-                snprintf(error, error_size, "--%s wants a finite number, not '%s'",
-                         option == 'a' ? "alpha" : "beta", optarg);
-                return -1;
-            }
-            break;
-        case 's':
-            if (parse_integer(optarg, 0, LLONG_MAX, &number) != 0) {
-                snprintf(error, error_size, "--seed wants a non-negative whole number, not '%s'", optarg);
-                return -1;
-            }
-            options->seed = (unsigned long long)number;
-            break;
-        case 'c': options->cublas = 1; break;
-        case 'p': options->print = 1; break;
-        case 'd': options->dump_prefix = optarg; break;
-        case 'L':   /* bytes, or KiB with a K: 101376 and 99K are the same */
-            length = strlen(optarg);
-            if (length > 1 && optarg[length - 1] == 'K') {
-                char kib[32];
-                snprintf(kib, sizeof kib, "%.*s", (int)(length - 1), optarg);
-                number = parse_integer(kib, 1, MAX_SHARED_LIMIT / 1024, &number) == 0 ? number * 1024 : -1;
-            } else if (parse_integer(optarg, 1, MAX_SHARED_LIMIT, &number) != 0) {
-                number = -1;
-            }
-            if (number < 0) {
-                snprintf(error, error_size, "--shared-limit wants bytes (or KiB with a K, as in 99K) from 1 to %d, "
-                         "not '%s'", MAX_SHARED_LIMIT, optarg);
-                return -1;
-            }
-            options->shared_limit = (int)number;
-            break;
-        case 'P': options->peak = 1; break;
-        case 'T': options->self_test = 1; break;
-        case 'h': options->help = 1; return 0;
-        case ':': snprintf(error, error_size, "option '%s' needs a value", argv[optind - 1]); return -1;
-        default: snprintf(error, error_size, "unknown option '%s'", argv[optind - 1]); return -1;
-        }
-        if (options->kernel < 0 || options->verify < 0 || options->format < 0) {
-            snprintf(error, error_size, "bad value '%s' for option '%s'", optarg, argv[optind - 1]);
+    switch (option) {
+    case 'k': options->kernel = parse_choice(value, kernels, 2); break;
+    case 'v': options->verify = parse_choice(value, verifiers, 4); break;
+    case 'f': options->format = parse_choice(value, formats, 3); break;
+    case 'i':
+    case 'w':
+        if (parse_integer(value, option == 'i' ? 1 : 0, 1000000, &number) != 0) {
+            snprintf(error, error_size, "--%s wants a whole number from %d to 1000000, not '%s'",
+                     option == 'i' ? "iterations" : "warmup", option == 'i' ? 1 : 0, value);
             return -1;
         }
+        *(option == 'i' ? &options->iterations : &options->warmup) = (int)number;
+        break;
+    case 'a':
+    case 'b':
+        if (parse_real(value, option == 'a' ? &options->alpha : &options->beta) != 0) {
+            snprintf(error, error_size, "--%s wants a finite number, not '%s'", option == 'a' ? "alpha" : "beta", value);
+            return -1;
+        }
+        break;
+    case 's':
+        if (parse_integer(value, 0, LLONG_MAX, &number) != 0) {
+            snprintf(error, error_size, "--seed wants a non-negative whole number, not '%s'", value);
+            return -1;
+        }
+        options->seed = (unsigned long long)number;
+        break;
+    case 'c': options->cublas = 1; break;
+    case 'p': options->print = 1; break;
+    case 'd': options->dump_prefix = value; break;
+    case 'L':
+        options->shared_limit = parse_shared_limit(value);
+        if (options->shared_limit < 0) {
+            snprintf(error, error_size, "--shared-limit wants bytes (or KiB with a K, as in 99K) from 1 to %d, "
+                     "not '%s'", MAX_SHARED_LIMIT, value);
+            return -1;
+        }
+        break;
+    case 'P': options->peak = 1; break;
+    case 'T': options->self_test = 1; break;
+    case 'h': options->help = 1; return 1;
+    case ':': snprintf(error, error_size, "option '%s' needs a value", word); return -1;
+    default: snprintf(error, error_size, "unknown option '%s'", word); return -1;
     }
-
-    int positional = argc - optind;
-    if (positional != 0 && positional != 3) {
-        snprintf(error, error_size, "give all three sizes M N K, or none (got %d)", positional);
+    if (options->kernel < 0 || options->verify < 0 || options->format < 0) {
+        snprintf(error, error_size, "bad value '%s' for option '%s'", value, word);
         return -1;
     }
-    for (int d = 0; d < positional; d++) {
-        if (parse_integer(argv[optind + d], 1, MAX_DIMENSION, &number) != 0) {
-            snprintf(error, error_size, "size '%s' is not a whole number from 1 to %d",
-                     argv[optind + d], MAX_DIMENSION);
+    return 0;
+}
+
+/* The sizes M N K, all three or none; then what the sizes and the type pair rule out. */
+static int parse_sizes(int count, char **sizes, Options *options, char *error, size_t error_size)
+{
+    long long number;
+    if (count != 0 && count != 3) {
+        snprintf(error, error_size, "give all three sizes M N K, or none (got %d)", count);
+        return -1;
+    }
+    for (int d = 0; d < count; d++) {
+        if (parse_integer(sizes[d], 1, MAX_DIMENSION, &number) != 0) {
+            snprintf(error, error_size, "size '%s' is not a whole number from 1 to %d", sizes[d], MAX_DIMENSION);
             return -1;
         }
         *(d == 0 ? &options->m : d == 1 ? &options->n : &options->k) = (int)number;
@@ -1402,6 +1394,32 @@ static int parse_options(int argc, char **argv, Options *options, char *error, s
         return -1;
     }
     return 0;
+}
+
+static int parse_options(int argc, char **argv, Options *options, char *error, size_t error_size)
+{
+    static const struct option long_options[] = {
+        {"kernel", required_argument, NULL, 'k'},   {"verify", required_argument, NULL, 'v'},
+        {"iterations", required_argument, NULL, 'i'}, {"warmup", required_argument, NULL, 'w'},
+        {"alpha", required_argument, NULL, 'a'},    {"beta", required_argument, NULL, 'b'},
+        {"seed", required_argument, NULL, 's'},     {"cublas", no_argument, NULL, 'c'},
+        {"print", no_argument, NULL, 'p'},          {"format", required_argument, NULL, 'f'},
+        {"dump", required_argument, NULL, 'd'},     {"peak", no_argument, NULL, 'P'},
+        {"self-test", no_argument, NULL, 'T'},      {"help", no_argument, NULL, 'h'},
+        {"shared-limit", required_argument, NULL, 'L'}, {NULL, 0, NULL, 0}};
+    Options defaults = {4096, 4096, 4096, KERNEL_FAST, VERIFY_AUTO, FORMAT_TEXT, 10, 2,
+                        1.0, 0.0, 1, 0, 0, 0, 0, 0, NULL, 0};
+    int option;
+
+    *options = defaults;
+    optind = 0;   /* restart getopt: the self-test parses many command lines */
+    opterr = 0;   /* we print our own messages */
+    while ((option = getopt_long(argc, argv, ":k:v:i:w:a:b:s:cpf:d:h", long_options, NULL)) != -1) {
+        int status = parse_flag(option, optarg, argv[optind - 1], options, error, error_size);
+        if (status != 0)
+            return status < 0 ? -1 : 0;
+    }
+    return parse_sizes(argc - optind, argv + optind, options, error, error_size);
 }
 
 static void print_usage(FILE *out)
@@ -1427,7 +1445,7 @@ static void print_usage(FILE *out)
             "             4 out of memory, 5 CUDA or cuBLAS error, 6 file error\n",
             TYPE_NAME, SHAPE_NAME, TRANSPOSE_A, TRANSPOSE_B, MAX_PRINT_DIMENSION);
 }
-#line 2606 "gemm.md"
+#line 2624 "gemm.md"
 static uint64_t next_random(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
@@ -1462,7 +1480,7 @@ static void fill_accum(accum_t *x, size_t count, uint64_t seed, uint64_t stream)
     for (size_t e = 0; e < count; e++)
         x[e] = ACCUM_FROM_FLOAT(IS_INTEGER ? (float)random_int(&state, -128, 127) : (float)random_uniform(&state));
 }
-#line 2665 "gemm.md"
+#line 2683 "gemm.md"
 /* d_gemm for each tile configuration of this type pair; NULL past the last. */
 #define GEMM_KERNEL(index) ((index) < TILES ? (const void *)d_gemm<(index) < TILES ? (index) : 0> : NULL)
 static const void *const GEMM_KERNELS[4] = {GEMM_KERNEL(0), GEMM_KERNEL(1), GEMM_KERNEL(2), GEMM_KERNEL(3)};
@@ -1527,7 +1545,7 @@ static void select_gpu(Gpu *gpu, const Options *options)
         CHECK_CUDA(cudaFuncSetAttribute(GEMM_KERNELS[gpu->tile], cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         tile_geometry(gpu->tile).shared_bytes));
 }
-#line 2740 "gemm.md"
+#line 2758 "gemm.md"
 static void *allocate(size_t bytes, const char *what)
 {
     void *memory = malloc(bytes > 0 ? bytes : 1);
@@ -1544,7 +1562,7 @@ static void check_device_memory(double bytes_needed)
         die(EXIT_NO_MEMORY, "this run needs %.2f GiB of device memory; %.2f GiB of %.2f GiB are free",
             bytes_needed / 0x1p30, free_bytes / 0x1p30, total_bytes / 0x1p30);
 }
-#line 2768 "gemm.md"
+#line 2786 "gemm.md"
 typedef struct {
     double median_ms, min_ms;
 } Timing;
@@ -1586,7 +1604,7 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
     free(times);
     return timing;
 }
-#line 2832 "gemm.md"
+#line 2850 "gemm.md"
 typedef struct {
     Shape shape;
     int kernel;
@@ -1686,7 +1704,7 @@ static void launch_gemm(const void *context)
     }
     CHECK_LAUNCH();
 }
-#line 2948 "gemm.md"
+#line 2966 "gemm.md"
 typedef struct {
     int available;                  /* cuBLAS has no unsigned int8 GEMM */
     cudaDataType input, output;     /* of A and B, of C */
@@ -1725,7 +1743,7 @@ static void launch_cublas(const void *context)
                                   cublas->run.c, types.output, shape->n_padded, types.compute,
                                   CUBLAS_GEMM_DEFAULT);
 }
-#line 3000 "gemm.md"
+#line 3018 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -1752,7 +1770,7 @@ static void write_npy(const char *prefix, const char *name, const char *descr, c
         die(EXIT_IO_ERROR, "cannot write %s: %s", path, strerror(saved));
     }
 }
-#line 3034 "gemm.md"
+#line 3052 "gemm.md"
 typedef struct {
     const char *input, *accum;   /* NumPy's type strings for A and B, and for C */
     int widen;                   /* 1: NumPy has no such type; A and B are widened, exactly, to float32 */
@@ -1788,7 +1806,7 @@ static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, 
         free(widened);
     }
 }
-#line 3078 "gemm.md"
+#line 3096 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -1883,7 +1901,7 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 3184 "gemm.md"
+#line 3202 "gemm.md"
 typedef struct {
     Shape shape;
     int verify;                                          /* VERIFY_CPU, VERIFY_GPU or VERIFY_OFF */
@@ -1905,7 +1923,7 @@ static double milliseconds_since(double start)
 {
     return (seconds_now() - start) * 1e3;
 }
-#line 3213 "gemm.md"
+#line 3231 "gemm.md"
 static Shape gemm_shape(int m, int n, int k, int tile_index)
 {
     TileGeometry tile = tile_geometry(tile_index);
@@ -1931,7 +1949,7 @@ static void plan_memory(Gemm *gemm, const Options *options, const Gpu *gpu)
                         gemm->bytes_c_padded * (gemm->use_cublas ? 2.0 : 1.0) +
                         (gemm->verify == VERIFY_GPU ? (double)gemm->count_c * (sizeof(exact_t) + sizeof(double)) : 0.0));
 }
-#line 3244 "gemm.md"
+#line 3262 "gemm.md"
 static void make_inputs(Gemm *gemm, const Options *options)
 {
     gemm->a = (input_t *)allocate(gemm->count_a * sizeof(input_t), "A");
@@ -1946,7 +1964,7 @@ static void make_inputs(Gemm *gemm, const Options *options)
         write_npy(options->dump_prefix, "C_in", NPY_ACCUM, gemm->c_in, gemm->shape.m, gemm->shape.n, sizeof(accum_t));
     }
 }
-#line 3266 "gemm.md"
+#line 3284 "gemm.md"
 static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -1985,7 +2003,7 @@ static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
     CHECK_CUDA(cudaMemcpy(run->c, gemm->c_padded, gemm->bytes_c_padded, cudaMemcpyHostToDevice));
     gemm->h2d_ms = milliseconds_since(start);
 }
-#line 3311 "gemm.md"
+#line 3329 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -2017,7 +2035,7 @@ static void compute_reference(Gemm *gemm)
         reference_gpu(run, (exact_t)run->alpha, (exact_t)run->beta, gemm->expected, gemm->bound);
     gemm->reference_ms = milliseconds_since(start);
 }
-#line 3348 "gemm.md"
+#line 3366 "gemm.md"
 static void run_once_and_check(Gemm *gemm, const Options *options)
 {
     const Shape *shape = &gemm->shape;
@@ -2034,7 +2052,7 @@ static void run_once_and_check(Gemm *gemm, const Options *options)
     if (options->dump_prefix)
         write_npy(options->dump_prefix, "C_out", NPY_ACCUM, gemm->c_out, shape->m, shape->n, sizeof(accum_t));
 }
-#line 3371 "gemm.md"
+#line 3389 "gemm.md"
 static void time_kernels(Gemm *gemm, const Options *options)
 {
     const Shape *shape = &gemm->shape;
@@ -2056,7 +2074,7 @@ static void time_kernels(Gemm *gemm, const Options *options)
     CHECK_CUBLAS(cublasDestroy(cublas.handle));
     CHECK_CUDA(cudaFree(cublas.run.c));
 }
-#line 3399 "gemm.md"
+#line 3417 "gemm.md"
 #define RATE(timing, operations) ((operations) / ((timing).median_ms * 1e-3) / 1e12)
 
 static void report_gemm(Report *report, const Gemm *gemm, const Options *options, const Gpu *gpu)
@@ -2099,7 +2117,7 @@ static void report_gemm(Report *report, const Gemm *gemm, const Options *options
     };
     report_fields(report, fields, sizeof fields / sizeof fields[0]);
 }
-#line 3450 "gemm.md"
+#line 3468 "gemm.md"
 static void print_text_report(const Report *report, const Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2148,7 +2166,7 @@ static void free_gemm(Gemm *gemm)
     for (size_t h = 0; h < sizeof host / sizeof host[0]; h++)
         free(host[h]);
 }
-#line 3503 "gemm.md"
+#line 3521 "gemm.md"
 static int run_gemm(const Options *options, const Gpu *gpu)
 {
     Gemm gemm;
@@ -2175,7 +2193,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     free_gemm(&gemm);
     return gemm.verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 3539 "gemm.md"
+#line 3557 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -2228,7 +2246,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     free(host);
     return 0;
 }
-#line 3601 "gemm.md"
+#line 3619 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
@@ -2501,7 +2519,7 @@ static int self_test(void)
     printf("self-test: %d failed\n", self_test_failures);
     return self_test_failures ? 1 : 0;
 }
-#line 3882 "gemm.md"
+#line 3900 "gemm.md"
 int main(int argc, char **argv)
 {
     Options options;
