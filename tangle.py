@@ -21,6 +21,9 @@ Tangled blocks are written in document order.  Before each one goes a line
 first line of code (the line after the opening fence), so that compiler
 errors, assert, __LINE__, cuda-gdb and compute-sanitizer all point into
 gemm.md.  The file starts with a one-line comment saying it is generated.
+Before the first block of each chapter (a level-1 heading, ``# Title``, after
+a blank line or at the start) goes a banner, ``/* ==== Title ==== */``, so
+that someone who opens the output alone sees where each part begins.
 
 What a fenced code block is follows pandoc 2.17's markdown reader (the
 default for .md files), so that the page and the program agree:
@@ -139,10 +142,11 @@ class TangleError(Exception):
 class Block:
     """One tangled code block: its code lines and where they sit in the input."""
 
-    def __init__(self, md_first, lines):
+    def __init__(self, md_first, lines, chapter=None):
         self.md_first = md_first                    # 1-based line of the first code line
         self.md_last = md_first + len(lines) - 1
         self.lines = lines
+        self.chapter = chapter                      # the title of the chapter it is in, or None
 
 
 # --------------------------------------------------------------------------
@@ -206,6 +210,8 @@ ONE_LINE_BLOCK = re.compile(r"""
     | ([-*_]) (?:[ \t]*\1){2,} [ \t]* \Z
     | </?[A-Za-z][A-Za-z0-9-]* (?:[ \t][^<>]*)? /?> [ \t]* \Z
     | \[ [^\]]+ \]: [ \t]* \S.* \Z""", re.VERBOSE)
+# A chapter heading: "# Title", optionally closed by #s, optionally with {attributes}.
+CHAPTER = re.compile(r"\#[ \t]+(?P<title>.*?)(?:[ \t]+\#+)?(?:[ \t]*\{[^{}]*\})?[ \t]*\Z")
 YAML_OPEN = re.compile(r"---[ \t]*\Z")
 YAML_CLOSE = re.compile(r"(?:---|\.\.\.)[ \t]*\Z")
 
@@ -455,6 +461,7 @@ def strip_indent(line, width):
 def find_blocks(lines, path):
     """Return the tangled blocks of a document given as a list of lines."""
     blocks = []
+    chapter = None          # the title of the last chapter heading ("# Title") seen
     index = 0
     block_start = True      # does a new block start here (start, blank line, after a fence)?
     after_text = False      # is the line just above text (a paragraph, a list item...)?
@@ -522,7 +529,7 @@ def find_blocks(lines, path):
                                           "this indented line would close the cuda block "
                                           f"opened on line {number} inside a list item; "
                                           "indent the closing fence at most 3 spaces")
-                blocks.append(Block(number + 1, code))
+                blocks.append(Block(number + 1, code, chapter))
             # A fence may not follow directly: if this one was in a list item,
             # pandoc would take the next one into the item too.
             index, block_start, after_text = close + 1, True, True
@@ -549,6 +556,9 @@ def find_blocks(lines, path):
         if is_blank(line):
             block_start, after_text = True, False
         else:
+            heading = CHAPTER.match(line) if block_start else None
+            if heading:
+                chapter = heading["title"]
             # A heading (or rule, lone HTML tag, link definition) at the left
             # margin, after a blank line, is a block by itself; anything else
             # is text, or may be the text of a list item.
@@ -626,13 +636,24 @@ def c_string(text):
     return "".join(out)
 
 
+def banner(title):
+    """The comment that opens a chapter in the output: /* ==== title ==== */, the
+    title without Markdown's backticks and emphasis."""
+    plain = re.sub(r"[`*]|(?<!\w)_|_(?!\w)", "", title).replace("*/", "* /")
+    return f"/* ==== {plain} ==== */"
+
+
 def render(blocks, md_path, out_path):
     """Return (text of the output file, the --map entries)."""
     header = (f"// {c_string(out_path)}: generated from {c_string(md_path)} by tangle.py. "
               f"Edit {c_string(md_path)}, not this file.")
     out_lines = [header]
     entries = []
+    chapter = None
     for index, block in enumerate(blocks):
+        if block.chapter is not None and block.chapter != chapter:
+            out_lines.append(banner(block.chapter))
+        chapter = block.chapter
         out_lines.append(f'#line {block.md_first} "{c_string(md_path)}"')
         cu_first = len(out_lines) + 1
         out_lines.extend(block.lines)

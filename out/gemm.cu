@@ -1,6 +1,44 @@
 // out/gemm.cu: generated from gemm.md by tangle.py. Edit gemm.md, not this file.
-#line 155 "gemm.md"
-/* ---- Configuration: exactly one type pair and one shape ---- */
+/* ==== Reading and running this document ==== */
+#line 61 "gemm.md"
+/*
+ * gemm.cu: C = alpha * op(A) * op(B) + beta * C on NVIDIA tensor cores through the WMMA API, verified.
+ * Tangled from gemm.md, which explains every part; edit gemm.md and run make, not this file.
+ *
+ * Build  make [TYPE=F16_IN_F32_OUT] [MNK=16x16x16] [TRANSPOSE_A=0] [TRANSPOSE_B=0] [ARCH=90]
+ *        for ARCH=90 that is, warning flags aside:
+ *        nvcc -O3 -std=c++17 -lineinfo -gencode arch=compute_90,code=sm_90 -o out/gemm out/gemm.cu -lcublas
+ * Run    out/gemm [options] [M N K]   (out/gemm --help lists the options)
+ *
+ * Kernels
+ *   d_gemm_naive      one warp per FRAG_M x FRAG_N tile of C, straight from global memory: the baseline
+ *   d_gemm<TILE>      the fast one: block tiles in shared memory, warp tiles of several fragments, a multi-stage
+ *                     copy pipeline (copy engine on sm_90+, cp.async on sm_80-89, loads before), alpha and beta
+ *                     in the epilogue; TILE is a row of tile_table
+ *   d_transpose       int8 only: an operand stored the other way, transposed for d_gemm
+ *   d_round_tf32      tf32 only: the operands rounded to tf32 once, for d_gemm
+ *   d_peak            mma_sync from registers, all loads amortized away: the WMMA ceiling (--peak)
+ *   d_gemm_reference  one element of C per thread, exact accumulation: the GPU verifier
+ *
+ * Exit status  0 verified (or --verify=off), 1 verification failed, 2 bad usage, 3 no usable GPU,
+ *              4 out of memory, 5 CUDA or cuBLAS error, 6 file error
+ *
+ * Parts, in order
+ *   Configuration                     the type pair, shape and transpositions; #error for a bad choice
+ *   Headers and errors                die, CHECK_CUDA, CHECK_CUBLAS
+ *   What each type pair means in C    input_t, accum_t, ... and TYPE_PAIR, the row of every per-type table
+ *   Matrices in memory                layouts, padding, Shape, element_index
+ *   The naive kernel                  d_gemm_naive and its helpers
+ *   d_gemm: the tiled kernel          tile_table, prepared operands, shared-memory slabs, copies, the pipeline
+ *   How fast can the tensor cores go? d_peak
+ *   Verification                      the references, the error bound, the comparison
+ *   The harness                       options, inputs, the GPU, timing, launches, cuBLAS, .npy, the report,
+ *                                     run_gemm in phases, run_peak
+ *   Testing the host code             --self-test
+ *   main
+ */
+/* ==== Configuration ==== */
+#line 199 "gemm.md"
 #ifndef CONFIG_ON_COMMAND_LINE
 #define F16_IN_F32_OUT
 #define MNK_16x16x16
@@ -12,7 +50,7 @@
 #ifndef TRANSPOSE_B
 #define TRANSPOSE_B 0   /* 1: B is stored N x K and used transposed */
 #endif
-#line 176 "gemm.md"
+#line 219 "gemm.md"
 #if defined(F16_IN_F32_OUT) + defined(F16_IN_OUT) + defined(U8_IN_I32_OUT) + \
     defined(I8_IN_I32_OUT) + defined(BF16_IN_F32_OUT) + defined(TF32_IN_F32_OUT) + \
     defined(F64_IN_OUT) == 0
@@ -58,7 +96,8 @@
 #if TRANSPOSE_B != 0 && TRANSPOSE_B != 1
 #error "TRANSPOSE_B must be 0 or 1"
 #endif
-#line 233 "gemm.md"
+/* ==== Headers and errors ==== */
+#line 276 "gemm.md"
 #include <errno.h>
 #include <float.h>
 #include <getopt.h>
@@ -81,7 +120,7 @@
 #include <mma.h>
 
 namespace wmma = nvcuda::wmma;
-#line 272 "gemm.md"
+#line 315 "gemm.md"
 #define EXIT_VERIFY_FAILED 1
 #define EXIT_USAGE 2
 #define EXIT_NO_GPU 3
@@ -99,7 +138,7 @@ static void die(int status, const char *format, ...)
     va_end(args);
     exit(status);
 }
-#line 299 "gemm.md"
+#line 342 "gemm.md"
 static void cuda_failed(const char *call, cudaError_t status,
                         const char *file, int line)
 {
@@ -123,151 +162,133 @@ static void cuda_failed(const char *call, cudaError_t status,
             die(EXIT_CUDA_ERROR, "%s:%d: %s failed: %s", __FILE__, __LINE__, \
                 #call, cublasGetStatusString(check_status_));                \
     } while (0)
-#line 349 "gemm.md"
-#if defined(F16_IN_F32_OUT) || defined(F16_IN_OUT)
-typedef half input_t;
-typedef half frag_t;
+/* ==== What each type pair means in C ==== */
+#line 395 "gemm.md"
+#if defined(F16_IN_F32_OUT)
+#define TYPE_PAIR 0
+#define TYPE_NAME "F16_IN_F32_OUT"
+#define MIN_CC 70
+#define IS_INTEGER 0
+typedef half input_t, frag_t;
+typedef float accum_t, scalar_t;
+typedef double exact_t;
 #define INPUT_TO_DOUBLE(x) ((double)__half2float(x))
 #define INPUT_FROM_FLOAT(x) __float2half_rn(x)
+#define ACCUM_TO_DOUBLE(x) ((double)(x))
+#define ACCUM_FROM_FLOAT(x) ((float)(x))
+#elif defined(F16_IN_OUT)
+#define TYPE_PAIR 1
+#define TYPE_NAME "F16_IN_OUT"
 #define MIN_CC 70
+#define IS_INTEGER 0
+typedef half input_t, frag_t, accum_t;
+typedef float scalar_t;
+typedef double exact_t;
+#define INPUT_TO_DOUBLE(x) ((double)__half2float(x))
+#define INPUT_FROM_FLOAT(x) __float2half_rn(x)
+#define ACCUM_TO_DOUBLE(x) ((double)__half2float(x))
+#define ACCUM_FROM_FLOAT(x) __float2half_rn(x)
+#elif defined(U8_IN_I32_OUT)
+#define TYPE_PAIR 2
+#define TYPE_NAME "U8_IN_I32_OUT"
+#define MIN_CC 72
+#define IS_INTEGER 1
+typedef unsigned char input_t, frag_t;
+typedef int accum_t, scalar_t;
+typedef long long exact_t;
+#define INPUT_TO_DOUBLE(x) ((double)(x))
+#define INPUT_FROM_FLOAT(x) ((input_t)(x))
+#define ACCUM_TO_DOUBLE(x) ((double)(x))
+#define ACCUM_FROM_FLOAT(x) ((int)(x))
+#elif defined(I8_IN_I32_OUT)
+#define TYPE_PAIR 3
+#define TYPE_NAME "I8_IN_I32_OUT"
+#define MIN_CC 72
+#define IS_INTEGER 1
+typedef signed char input_t, frag_t;
+typedef int accum_t, scalar_t;
+typedef long long exact_t;
+#define INPUT_TO_DOUBLE(x) ((double)(x))
+#define INPUT_FROM_FLOAT(x) ((input_t)(x))
+#define ACCUM_TO_DOUBLE(x) ((double)(x))
+#define ACCUM_FROM_FLOAT(x) ((int)(x))
 #elif defined(BF16_IN_F32_OUT)
-typedef __nv_bfloat16 input_t;
-typedef __nv_bfloat16 frag_t;
+#define TYPE_PAIR 4
+#define TYPE_NAME "BF16_IN_F32_OUT"
+#define MIN_CC 80
+#define IS_INTEGER 0
+#define PTX_TYPE "bf16"
+typedef __nv_bfloat16 input_t, frag_t;
+typedef float accum_t, scalar_t;
+typedef double exact_t;
 #define INPUT_TO_DOUBLE(x) ((double)__bfloat162float(x))
 #define INPUT_FROM_FLOAT(x) __float2bfloat16_rn(x)
-#define MIN_CC 80
+#define ACCUM_TO_DOUBLE(x) ((double)(x))
+#define ACCUM_FROM_FLOAT(x) ((float)(x))
 #elif defined(TF32_IN_F32_OUT)
-typedef float input_t;
+#define TYPE_PAIR 5
+#define TYPE_NAME "TF32_IN_F32_OUT"
+#define MIN_CC 80
+#define IS_INTEGER 0
+#define PTX_TYPE "tf32"
+typedef float input_t, accum_t, scalar_t;
 typedef wmma::precision::tf32 frag_t;
+typedef double exact_t;
 #define INPUT_TO_DOUBLE(x) ((double)tf32_round(x))  /* as the tensor cores see it */
 #define INPUT_FROM_FLOAT(x) (x)
-#define MIN_CC 80
-#elif defined(U8_IN_I32_OUT)
-typedef unsigned char input_t;
-typedef unsigned char frag_t;
-#define MIN_CC 72
-#elif defined(I8_IN_I32_OUT)
-typedef signed char input_t;
-typedef signed char frag_t;
-#define MIN_CC 72
+#define ACCUM_TO_DOUBLE(x) ((double)(x))
+#define ACCUM_FROM_FLOAT(x) ((float)(x))
 #elif defined(F64_IN_OUT)
-typedef double input_t;
-typedef double frag_t;
+#define TYPE_PAIR 6
+#define TYPE_NAME "F64_IN_OUT"
+#define MIN_CC 80
+#define IS_INTEGER 0
+#define PTX_TYPE "f64"
+typedef double input_t, frag_t, accum_t, scalar_t, exact_t;
 #define INPUT_TO_DOUBLE(x) ((double)(x))
 #define INPUT_FROM_FLOAT(x) ((double)(x))
-#define MIN_CC 80
+#define ACCUM_TO_DOUBLE(x) ((double)(x))
+#define ACCUM_FROM_FLOAT(x) ((double)(x))
 #endif
-
+#line 490 "gemm.md"
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < MIN_CC * 10
 #error "this type pair needs a newer GPU than one this build is for: bf16, tf32 and f64 need sm_80 (drop 75 from ARCH)"
 #endif
 
-#if defined(U8_IN_I32_OUT) || defined(I8_IN_I32_OUT)
-#define IS_INTEGER 1
-typedef int accum_t;
-typedef int scalar_t;
-typedef long long exact_t;
-#define ACCUM_TO_DOUBLE(x) ((double)(x))
-#elif defined(F16_IN_OUT)
-#define IS_INTEGER 0
-typedef half accum_t;
-typedef float scalar_t;
-typedef double exact_t;
-#define ACCUM_TO_DOUBLE(x) ((double)__half2float(x))
-#define ACCUM_FROM_FLOAT(x) __float2half_rn(x)
-#define UNIT_ROUNDOFF_ACC 0x1p-11
-#define UNIT_ROUNDOFF_OUT 0x1p-11
-#elif defined(F64_IN_OUT)
-#define IS_INTEGER 0
-typedef double accum_t;
-typedef double scalar_t;
-typedef double exact_t;
-#define ACCUM_TO_DOUBLE(x) ((double)(x))
-#define ACCUM_FROM_FLOAT(x) ((double)(x))
-#define UNIT_ROUNDOFF_ACC 0x1p-53
-#define UNIT_ROUNDOFF_OUT 0x1p-53
-#else
-#define IS_INTEGER 0
-typedef float accum_t;
-typedef float scalar_t;
-typedef double exact_t;
-#define ACCUM_TO_DOUBLE(x) ((double)(x))
-#define ACCUM_FROM_FLOAT(x) ((float)(x))
-#define UNIT_ROUNDOFF_ACC 0x1p-24
-#define UNIT_ROUNDOFF_OUT 0x1p-24
-#endif
-#line 428 "gemm.md"
-#if defined(F16_IN_F32_OUT)
-#define TYPE_NAME "F16_IN_F32_OUT"
-#elif defined(F16_IN_OUT)
-#define TYPE_NAME "F16_IN_OUT"
-#elif defined(U8_IN_I32_OUT)
-#define TYPE_NAME "U8_IN_I32_OUT"
-#elif defined(I8_IN_I32_OUT)
-#define TYPE_NAME "I8_IN_I32_OUT"
-#elif defined(BF16_IN_F32_OUT)
-#define TYPE_NAME "BF16_IN_F32_OUT"
-#elif defined(TF32_IN_F32_OUT)
-#define TYPE_NAME "TF32_IN_F32_OUT"
-#elif defined(F64_IN_OUT)
-#define TYPE_NAME "F64_IN_OUT"
-#endif
-
-#if IS_INTEGER
-#define RATE_UNIT "TOP/s"
-#else
-#define RATE_UNIT "TFLOP/s"
-#endif
-
-#if defined(F16_IN_F32_OUT) || defined(F16_IN_OUT)
-#define NPY_INPUT "<f2"
-#elif defined(U8_IN_I32_OUT)
-#define NPY_INPUT "|u1"
-#elif defined(I8_IN_I32_OUT)
-#define NPY_INPUT "|i1"
-#elif defined(F64_IN_OUT)
-#define NPY_INPUT "<f8"
-#else
-#define NPY_INPUT "<f4"   /* float for tf32; bf16 widened to float */
-#endif
-
-#if IS_INTEGER
-#define NPY_ACCUM "<i4"
-#elif defined(F16_IN_OUT)
-#define NPY_ACCUM "<f2"
-#elif defined(F64_IN_OUT)
-#define NPY_ACCUM "<f8"
-#else
-#define NPY_ACCUM "<f4"
-#endif
-#line 477 "gemm.md"
+#define RATE_UNIT (IS_INTEGER ? "TOP/s" : "TFLOP/s")
+#line 502 "gemm.md"
 #if defined(MNK_16x16x16)
 #define FRAG_M 16
 #define FRAG_N 16
 #define FRAG_K 16
 #define SHAPE_NAME "16x16x16"
+#define PTX_SHAPE "m16n16k16"
 #elif defined(MNK_32x8x16)
 #define FRAG_M 32
 #define FRAG_N 8
 #define FRAG_K 16
 #define SHAPE_NAME "32x8x16"
+#define PTX_SHAPE "m32n8k16"
 #elif defined(MNK_8x32x16)
 #define FRAG_M 8
 #define FRAG_N 32
 #define FRAG_K 16
 #define SHAPE_NAME "8x32x16"
+#define PTX_SHAPE "m8n32k16"
 #elif defined(MNK_16x16x8)
 #define FRAG_M 16
 #define FRAG_N 16
 #define FRAG_K 8
 #define SHAPE_NAME "16x16x8"
+#define PTX_SHAPE "m16n16k8"
 #elif defined(MNK_8x8x4)
 #define FRAG_M 8
 #define FRAG_N 8
 #define FRAG_K 4
 #define SHAPE_NAME "8x8x4"
+#define PTX_SHAPE "m8n8k4"
 #endif
-#line 516 "gemm.md"
+#line 546 "gemm.md"
 __host__ __device__ static inline float tf32_round(float value)
 {
     uint32_t bits;
@@ -279,18 +300,14 @@ __host__ __device__ static inline float tf32_round(float value)
     memcpy(&value, &bits, sizeof value);
     return value;
 }
-#line 554 "gemm.md"
-#if TRANSPOSE_A
-typedef wmma::col_major layout_a;   /* stored K x M, rows of length M */
-#else
-typedef wmma::row_major layout_a;   /* stored M x K, rows of length K */
-#endif
-#if TRANSPOSE_B
-typedef wmma::col_major layout_b;   /* stored N x K, rows of length K */
-#else
-typedef wmma::row_major layout_b;   /* stored K x N, rows of length N */
-#endif
-#line 593 "gemm.md"
+/* ==== Matrices in memory ==== */
+#line 587 "gemm.md"
+template <int TRANSPOSED> struct Layout { typedef wmma::row_major type; };
+template <> struct Layout<1> { typedef wmma::col_major type; };
+
+typedef Layout<TRANSPOSE_A>::type layout_a;   /* 1: stored K x M, rows of length M */
+typedef Layout<TRANSPOSE_B>::type layout_b;   /* 1: stored N x K, rows of length K */
+#line 621 "gemm.md"
 #define ROUND_UP(value, multiple) ((((value) + (multiple) - 1) / (multiple)) * (multiple))
 
 static void pad_matrix(void *padded, const void *source, size_t rows, size_t cols,
@@ -316,7 +333,7 @@ static void extract_matrix(void *destination, const void *padded, size_t rows,
                (const char *)padded + row * cols_padded * element_size,
                cols * element_size);
 }
-#line 627 "gemm.md"
+#line 655 "gemm.md"
 typedef struct {
     int m, n, k;                          /* the problem as asked */
     int m_padded, n_padded, k_padded;     /* rounded up to the block tile */
@@ -344,27 +361,32 @@ static Shape make_shape(int m, int n, int k, int multiple_m, int multiple_n,
     shape.cols_b_padded = TRANSPOSE_B ? shape.k_padded : shape.n_padded;
     return shape;
 }
-#line 662 "gemm.md"
-#if TRANSPOSE_A
-#define A_INDEX(i, kk, ld) ((size_t)(kk) * (ld) + (i))
-#else
-#define A_INDEX(i, kk, ld) ((size_t)(i) * (ld) + (kk))
-#endif
-#if TRANSPOSE_B
-#define B_INDEX(kk, j, ld) ((size_t)(j) * (ld) + (kk))
-#else
-#define B_INDEX(kk, j, ld) ((size_t)(kk) * (ld) + (j))
-#endif
-#line 685 "gemm.md"
+#line 691 "gemm.md"
+__host__ __device__ constexpr size_t element_index(bool transposed, int row, int col, int ld)
+{
+    return transposed ? (size_t)col * ld + row : (size_t)row * ld + col;
+}
+
+__host__ __device__ constexpr size_t a_index(int i, int kk, int ld)
+{
+    return element_index(TRANSPOSE_A, i, kk, ld);
+}
+
+__host__ __device__ constexpr size_t b_index(int kk, int j, int ld)
+{
+    return element_index(TRANSPOSE_B, kk, j, ld);
+}
+/* ==== The naive kernel: one warp per output tile ==== */
+#line 718 "gemm.md"
 typedef wmma::fragment<wmma::matrix_a, FRAG_M, FRAG_N, FRAG_K, frag_t, layout_a> fragment_a;
 typedef wmma::fragment<wmma::matrix_b, FRAG_M, FRAG_N, FRAG_K, frag_t, layout_b> fragment_b;
 typedef wmma::fragment<wmma::accumulator, FRAG_M, FRAG_N, FRAG_K, accum_t> fragment_c;
-#line 698 "gemm.md"
+#line 731 "gemm.md"
 #define FRAG_ROW_A (TRANSPOSE_A ? FRAG_M : FRAG_K)
 #define FRAG_ROWS_A (TRANSPOSE_A ? FRAG_K : FRAG_M)
 #define FRAG_ROW_B (TRANSPOSE_B ? FRAG_K : FRAG_N)
 #define FRAG_ROWS_B (TRANSPOSE_B ? FRAG_N : FRAG_K)
-#line 715 "gemm.md"
+#line 748 "gemm.md"
 /* Smallest leading dimension (in elements) that holds `cols` and is a multiple of 32 bytes. */
 #define ALIGNED_LD(cols, type) ROUND_UP((cols), 32 / sizeof(type))
 
@@ -383,7 +405,7 @@ __device__ static inline void load_fragment(Fragment &fragment, const input_t *s
         __syncwarp();   /* every lane has its copy before the buffer is reused */
     }
 }
-#line 741 "gemm.md"
+#line 774 "gemm.md"
 template <typename Fragment>
 __device__ static inline void round_fragment(Fragment &fragment)
 {
@@ -394,25 +416,29 @@ __device__ static inline void round_fragment(Fragment &fragment)
     (void)fragment;
 #endif
 }
-#line 772 "gemm.md"
-#if defined(F16_IN_OUT)
-#define ACCUM_ZERO __float2half_rn(0.0f)
-#else
-#define ACCUM_ZERO ((accum_t)0)
-#endif
+#line 808 "gemm.md"
+#define ACCUM_ZERO ACCUM_FROM_FLOAT(0.0f)
 
-__device__ static inline accum_t scale_accumulator(scalar_t alpha, accum_t acc,
-                                                   scalar_t beta, accum_t old)
+__device__ static inline float scale_accumulator(float alpha, float acc, float beta, float old)
 {
-#if defined(F16_IN_OUT)
-    return __float2half_rn(alpha * __half2float(acc) + beta * __half2float(old));
-#elif IS_INTEGER
-    return (accum_t)((unsigned)alpha * (unsigned)acc + (unsigned)beta * (unsigned)old);   /* modulo 2^32 */
-#else
     return alpha * acc + beta * old;
-#endif
 }
-#line 802 "gemm.md"
+
+__device__ static inline double scale_accumulator(double alpha, double acc, double beta, double old)
+{
+    return alpha * acc + beta * old;
+}
+
+__device__ static inline half scale_accumulator(float alpha, half acc, float beta, half old)
+{
+    return __float2half_rn(alpha * __half2float(acc) + beta * __half2float(old));
+}
+
+__device__ static inline int scale_accumulator(int alpha, int acc, int beta, int old)
+{
+    return (int)((unsigned)alpha * (unsigned)acc + (unsigned)beta * (unsigned)old);   /* modulo 2^32 */
+}
+#line 842 "gemm.md"
 #define NAIVE_WARPS 4
 #define STAGED_A_ELEMS (FRAG_ROWS_A * ALIGNED_LD(FRAG_ROW_A, input_t))
 #define STAGED_B_ELEMS (FRAG_ROWS_B * ALIGNED_LD(FRAG_ROW_B, input_t))
@@ -439,8 +465,8 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
     for (int k0 = 0; k0 < shape.k_padded; k0 += FRAG_K) {
         fragment_a a_frag;
         fragment_b b_frag;
-        load_fragment<fragment_a, FRAG_ROWS_A, FRAG_ROW_A>(a_frag, a + A_INDEX(row0, k0, lda), lda, staging_a[warp]);
-        load_fragment<fragment_b, FRAG_ROWS_B, FRAG_ROW_B>(b_frag, b + B_INDEX(k0, col0, ldb), ldb, staging_b[warp]);
+        load_fragment<fragment_a, FRAG_ROWS_A, FRAG_ROW_A>(a_frag, a + a_index(row0, k0, lda), lda, staging_a[warp]);
+        load_fragment<fragment_b, FRAG_ROWS_B, FRAG_ROW_B>(b_frag, b + b_index(k0, col0, ldb), ldb, staging_b[warp]);
         round_fragment(a_frag);
         round_fragment(b_frag);
         wmma::mma_sync(acc, a_frag, b_frag, acc);
@@ -454,7 +480,8 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
         *dst = scale_accumulator(alpha, staging_c[warp][(e / FRAG_N) * STAGED_C_LD + e % FRAG_N], beta, old);
     }
 }
-#line 1005 "gemm.md"
+/* ==== d_gemm: the tiled kernel ==== */
+#line 1045 "gemm.md"
 /* One tile configuration: a row of tile_table below. */
 typedef struct {
     int family;                      /* which type pairs it is for (below) */
@@ -479,7 +506,7 @@ __host__ __device__ constexpr Tile tile_table(int row)
         {TILES_16BIT,     99,   256,    128,     32,      4,      2,      3,      2,     2,        0},   /* RTX 30xx-50xx, L4 */
         {TILES_16BIT,     64,   128,    128,     32,      2,      2,      3,      2,     2,        1},   /* T4, RTX 20xx */
         {TILES_HALF_ACC, 163,   256,    256,     32,      2,      4,      4,      2,     2,        0},
-        {TILES_HALF_ACC,  99,   128,    256,     32,      2,      4,      3,      2,     2,        0},
+        {TILES_HALF_ACC,  99,   256,    128,     32,      4,      2,      3,      2,     2,        0},
         {TILES_HALF_ACC,  64,   128,    128,     32,      2,      2,      3,      2,     2,        1},
         {TILES_INT8,      99,   256,    128,     64,      4,      2,      4,      2,     2,        0},
         {TILES_INT8,      64,   128,    256,     64,      2,      4,      2,      1,     2,        0},
@@ -502,7 +529,7 @@ __host__ __device__ constexpr Tile tile_table(int row)
 #else
 #define TILE_FAMILY TILES_16BIT   /* fp16 and bf16 with float accumulators */
 #endif
-#line 1060 "gemm.md"
+#line 1100 "gemm.md"
 __host__ __device__ constexpr int tile_count(void)
 {
     int count = 0;
@@ -522,43 +549,20 @@ __host__ __device__ constexpr Tile tile_row(int index)
 
 #define TILES tile_count()
 static_assert(TILES >= 1 && TILES <= 4, "every type pair has one to four tile configurations");
-#line 1120 "gemm.md"
-#if IS_INTEGER
-#define TILE_TRANSPOSE_A 0   /* A as M x K */
-#define TILE_TRANSPOSE_B 1   /* B as N x K */
-#else
-#define TILE_TRANSPOSE_A TRANSPOSE_A
-#define TILE_TRANSPOSE_B TRANSPOSE_B
-#endif
+#line 1160 "gemm.md"
+#define TILE_TRANSPOSE_A (IS_INTEGER ? 0 : TRANSPOSE_A)   /* int8: A as M x K */
+#define TILE_TRANSPOSE_B (IS_INTEGER ? 1 : TRANSPOSE_B)   /* int8: B as N x K */
 #define PRETRANSPOSE_A (TILE_TRANSPOSE_A != TRANSPOSE_A)
 #define PRETRANSPOSE_B (TILE_TRANSPOSE_B != TRANSPOSE_B)
-#if defined(TF32_IN_F32_OUT)
-#define PREROUND 1
-#else
-#define PREROUND 0
-#endif
+#define PREROUND (TYPE_PAIR == 5)   /* TF32_IN_F32_OUT */
 #define PREPARE_A (PRETRANSPOSE_A || PREROUND)
 #define PREPARE_B (PRETRANSPOSE_B || PREROUND)
 
-#if TILE_TRANSPOSE_A
-typedef wmma::fragment<wmma::matrix_a, FRAG_M, FRAG_N, FRAG_K, frag_t, wmma::col_major> tile_fragment_a;
-#define TILE_A_INDEX(i, kk, ld) ((size_t)(kk) * (ld) + (i))
-#define TILE_FRAG_ROW_A FRAG_M
-#else
-typedef wmma::fragment<wmma::matrix_a, FRAG_M, FRAG_N, FRAG_K, frag_t, wmma::row_major> tile_fragment_a;
-#define TILE_A_INDEX(i, kk, ld) ((size_t)(i) * (ld) + (kk))
-#define TILE_FRAG_ROW_A FRAG_K
-#endif
-#if TILE_TRANSPOSE_B
-typedef wmma::fragment<wmma::matrix_b, FRAG_M, FRAG_N, FRAG_K, frag_t, wmma::col_major> tile_fragment_b;
-#define TILE_B_INDEX(kk, j, ld) ((size_t)(j) * (ld) + (kk))
-#define TILE_FRAG_ROW_B FRAG_K
-#else
-typedef wmma::fragment<wmma::matrix_b, FRAG_M, FRAG_N, FRAG_K, frag_t, wmma::row_major> tile_fragment_b;
-#define TILE_B_INDEX(kk, j, ld) ((size_t)(kk) * (ld) + (j))
-#define TILE_FRAG_ROW_B FRAG_N
-#endif
-#line 1192 "gemm.md"
+typedef wmma::fragment<wmma::matrix_a, FRAG_M, FRAG_N, FRAG_K, frag_t, Layout<TILE_TRANSPOSE_A>::type> tile_fragment_a;
+typedef wmma::fragment<wmma::matrix_b, FRAG_M, FRAG_N, FRAG_K, frag_t, Layout<TILE_TRANSPOSE_B>::type> tile_fragment_b;
+#define TILE_FRAG_ROW_A (TILE_TRANSPOSE_A ? FRAG_M : FRAG_K)   /* a fragment's extent along a stored row */
+#define TILE_FRAG_ROW_B (TILE_TRANSPOSE_B ? FRAG_K : FRAG_N)
+#line 1209 "gemm.md"
 #if IS_INTEGER
 #define TRANSPOSE_ROWS 64    /* K per tile */
 #define TRANSPOSE_COLS 128   /* M or N per tile */
@@ -610,8 +614,15 @@ __global__ void __launch_bounds__(256) d_transpose(const input_t *__restrict__ i
             make_uint4(tile[r][v], tile[r][v + 1], tile[r][v + 2], tile[r][v + 3]);
     }
 }
+
+static void transpose_on_gpu(const input_t *in, input_t *out, int rows, int cols)
+{
+    unsigned tiles = (unsigned)((rows / TRANSPOSE_ROWS) * (long long)(cols / TRANSPOSE_COLS));
+    d_transpose<<<tiles, 256>>>(in, out, rows, cols);
+    CHECK_LAUNCH();
+}
 #endif
-#line 1249 "gemm.md"
+#line 1273 "gemm.md"
 #if PREROUND
 __global__ void d_round_tf32(const float *__restrict__ in, float *__restrict__ out, size_t count)
 {
@@ -619,8 +630,14 @@ __global__ void d_round_tf32(const float *__restrict__ in, float *__restrict__ o
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride)
         out[i] = wmma::__float_to_tf32(in[i]);
 }
+
+static void round_on_gpu(const input_t *in, input_t *out, int rows, int cols)
+{
+    d_round_tf32<<<1024, 256>>>(in, out, (size_t)rows * cols);
+    CHECK_LAUNCH();
+}
 #endif
-#line 1293 "gemm.md"
+#line 1323 "gemm.md"
 /* Offset of element (row, col) of a slab `rows` high, cut into panels `panel` elements wide with rows
    `ld` apart. */
 __host__ __device__ constexpr int tile_offset(int row, int col, int rows, int panel, int ld)
@@ -659,7 +676,7 @@ __host__ __device__ constexpr int b_offset(Slab b, int kk, int j)
 {
     return TILE_TRANSPOSE_B ? tile_offset(j, kk, b.rows, b.panel, b.ld) : tile_offset(kk, j, b.rows, b.panel, b.ld);
 }
-#line 1342 "gemm.md"
+#line 1372 "gemm.md"
 typedef struct {
     int block_m, block_n, block_k, warps_n, stages, in_flight, cluster;   /* from the table */
     int threads, warp_tile_m, warp_tile_n, frags_m, frags_n;
@@ -698,7 +715,7 @@ __host__ __device__ constexpr TileGeometry tile_geometry(int index)
     tile.shared_bytes = tile.barrier_offset + (tile.b_by_threads ? 3 : 2) * row.stages * (int)sizeof(unsigned long long);
     return tile;
 }
-#line 1405 "gemm.md"
+#line 1435 "gemm.md"
 /* The 32-bit shared-memory address that PTX instructions naming .shared take. */
 __device__ static inline unsigned shared_address(const void *pointer)
 {
@@ -722,7 +739,7 @@ __device__ static inline void copy_async(void *shared_destination, const void *g
         *(uint2 *)shared_destination = *(const uint2 *)global_source;
 #endif
 }
-#line 1449 "gemm.md"
+#line 1479 "gemm.md"
 /* Elements per copy: 16 bytes, or the whole row of a panel narrower than that. */
 __host__ __device__ constexpr int chunk_elems(int panel)
 {
@@ -775,14 +792,15 @@ __device__ static inline void load_stage(input_t *a_tile, input_t *b_tile, const
 {
     constexpr TileGeometry tile = tile_geometry(TILE);
     constexpr Slab a = tile.a, b = tile.b;
+    int k0 = k_tile * tile.block_k;
     if (with_a)
         copy_slab_async<tile.threads, a.rows, a.cols, a.panel, a.ld>(
-            a_tile + a_plan->offset, a_plan->source + TILE_A_INDEX(0, k_tile * tile.block_k, a_plan->ld), a_plan->ld);
+            a_tile + a_plan->offset, a_plan->source + element_index(TILE_TRANSPOSE_A, 0, k0, a_plan->ld), a_plan->ld);
     if (with_b)
         copy_slab_async<tile.threads, b.rows, b.cols, b.panel, b.ld>(
-            b_tile + b_plan->offset, b_plan->source + TILE_B_INDEX(k_tile * tile.block_k, 0, b_plan->ld), b_plan->ld);
+            b_tile + b_plan->offset, b_plan->source + element_index(TILE_TRANSPOSE_B, k0, 0, b_plan->ld), b_plan->ld);
 }
-#line 1590 "gemm.md"
+#line 1621 "gemm.md"
 /* Copies a box of the tensor to shared memory, to the same offset in every block of mask (0: this block
    only); each destination's barrier at the barrier's offset counts the bytes. */
 __device__ static inline void copy_tensor(void *shared_destination, const CUtensorMap *map, int row, int panel,
@@ -830,54 +848,18 @@ __device__ static inline void load_stage_tensor(input_t *a_tile, input_t *b_tile
     if (with_b)
         copy_tensor(b_tile, b_map, b_row, b_panel, full, 0);
 }
-#line 1686 "gemm.md"
-/* The type pairs whose load_matrix_sync from shared memory compiles to generic loads */
-#if defined(BF16_IN_F32_OUT) || defined(TF32_IN_F32_OUT) || defined(F64_IN_OUT)
-#define LOAD_BY_PTX 1
-#else
-#define LOAD_BY_PTX 0
-#endif
+#line 1719 "gemm.md"
+/* The wmma.load instruction for a matrix ("a" or "b") in a layout ("row" or "col"), from shared memory. */
+#define PTX_LOAD(matrix, layout) "wmma.load." matrix ".sync.aligned." layout "." PTX_SHAPE ".shared." PTX_TYPE
 
-#if LOAD_BY_PTX
-#if defined(BF16_IN_F32_OUT)
-#define PTX_TYPE "bf16"
-#elif defined(TF32_IN_F32_OUT)
-#define PTX_TYPE "tf32"
-#else
-#define PTX_TYPE "f64"
-#endif
-#if defined(MNK_16x16x16)
-#define PTX_SHAPE "m16n16k16"
-#elif defined(MNK_32x8x16)
-#define PTX_SHAPE "m32n8k16"
-#elif defined(MNK_8x32x16)
-#define PTX_SHAPE "m8n32k16"
-#elif defined(MNK_16x16x8)
-#define PTX_SHAPE "m16n16k8"
-#else
-#define PTX_SHAPE "m8n8k4"
-#endif
-#if TILE_TRANSPOSE_A
-#define PTX_LOAD_A "wmma.load.a.sync.aligned.col." PTX_SHAPE ".shared." PTX_TYPE
-#else
-#define PTX_LOAD_A "wmma.load.a.sync.aligned.row." PTX_SHAPE ".shared." PTX_TYPE
-#endif
-#if TILE_TRANSPOSE_B
-#define PTX_LOAD_B "wmma.load.b.sync.aligned.col." PTX_SHAPE ".shared." PTX_TYPE
-#else
-#define PTX_LOAD_B "wmma.load.b.sync.aligned.row." PTX_SHAPE ".shared." PTX_TYPE
-#endif
-
-/* One wmma.load from shared memory into a fragment's registers: 1 double, or 2, 4 or 8 words. */
-#if defined(F64_IN_OUT)
-#define LOAD_SHARED(fragment, instruction, address, ldm)                                        \
-    asm volatile(instruction " {%0}, [%1], %2;\n"                                               \
-                 : "=d"((fragment).x[0]) : "r"(address), "r"(ldm) : "memory")
-#else
+/* One wmma.load from shared memory into a fragment's registers: one double, or 2, 4 or 8 words. */
 #define LOAD_SHARED(fragment, instruction, address, ldm)                                        \
     do {                                                                                        \
         unsigned *r = (unsigned *)(fragment).x;                                                 \
-        if (sizeof((fragment).x) == 8)                                                          \
+        if (sizeof((fragment).x[0]) == 8)                                                       \
+            asm volatile(instruction " {%0}, [%1], %2;\n"                                       \
+                         : "=d"(*(double *)(fragment).x) : "r"(address), "r"(ldm) : "memory");  \
+        else if (sizeof((fragment).x) == 8)                                                     \
             asm volatile(instruction " {%0, %1}, [%2], %3;\n"                                   \
                          : "=r"(r[0]), "=r"(r[1]) : "r"(address), "r"(ldm) : "memory");        \
         else if (sizeof((fragment).x) == 16)                                                    \
@@ -890,14 +872,15 @@ __device__ static inline void load_stage_tensor(input_t *a_tile, input_t *b_tile
                            "=r"(r[4]), "=r"(r[5]), "=r"(r[6]), "=r"(r[7])                       \
                          : "r"(address), "r"(ldm) : "memory");                                  \
     } while (0)
-#endif
-#endif
 
 /* load_matrix_sync from shared memory, as a shared-memory load for every type pair. */
 __device__ static inline void load_shared_a(tile_fragment_a &fragment, const input_t *pointer, unsigned ldm)
 {
-#if LOAD_BY_PTX
-    LOAD_SHARED(fragment, PTX_LOAD_A, shared_address(pointer), ldm);
+#ifdef PTX_TYPE
+    if (TILE_TRANSPOSE_A)
+        LOAD_SHARED(fragment, PTX_LOAD("a", "col"), shared_address(pointer), ldm);
+    else
+        LOAD_SHARED(fragment, PTX_LOAD("a", "row"), shared_address(pointer), ldm);
 #else
     wmma::load_matrix_sync(fragment, pointer, ldm);
 #endif
@@ -905,13 +888,16 @@ __device__ static inline void load_shared_a(tile_fragment_a &fragment, const inp
 
 __device__ static inline void load_shared_b(tile_fragment_b &fragment, const input_t *pointer, unsigned ldm)
 {
-#if LOAD_BY_PTX
-    LOAD_SHARED(fragment, PTX_LOAD_B, shared_address(pointer), ldm);
+#ifdef PTX_TYPE
+    if (TILE_TRANSPOSE_B)
+        LOAD_SHARED(fragment, PTX_LOAD("b", "col"), shared_address(pointer), ldm);
+    else
+        LOAD_SHARED(fragment, PTX_LOAD("b", "row"), shared_address(pointer), ldm);
 #else
     wmma::load_matrix_sync(fragment, pointer, ldm);
 #endif
 }
-#line 1778 "gemm.md"
+#line 1779 "gemm.md"
 template <int TILE>
 __device__ static inline void multiply_stage(fragment_c (&acc)[tile_geometry(TILE).frags_m][tile_geometry(TILE).frags_n],
                                              const input_t *a_tile, const input_t *b_tile, int warp_row, int warp_col)
@@ -934,7 +920,7 @@ __device__ static inline void multiply_stage(fragment_c (&acc)[tile_geometry(TIL
                 wmma::mma_sync(acc[i][j], a_frag[i], b_frag[j], acc[i][j]);
     }
 }
-#line 1816 "gemm.md"
+#line 1817 "gemm.md"
 #define C_VECTOR (16 / sizeof(accum_t))   /* accumulator elements per 16 bytes */
 
 typedef union {
@@ -970,7 +956,7 @@ __device__ static inline void store_tile(fragment_c (&acc)[tile_geometry(TILE).f
         __syncwarp();   /* the staging area is rewritten for the next row of fragments */
     }
 }
-#line 1868 "gemm.md"
+#line 1869 "gemm.md"
 #define GROUP_ROWS 8
 
 /* Block `block` of the grid takes block tile (block_row, block_col) of a blocks_m x blocks_n grid of them;
@@ -985,7 +971,7 @@ __device__ static inline void block_position(int block, int cluster, int blocks_
     *block_row = first_row + in_group % rows_in_group;
     *block_col = in_group / rows_in_group * cluster + block % cluster;
 }
-#line 1977 "gemm.md"
+#line 1978 "gemm.md"
 #if __CUDA_ARCH__ >= 900
 #define USE_TMA 1   /* slabs by the copy engine, A shared by the cluster */
 #else
@@ -1075,7 +1061,7 @@ __device__ static inline void barrier_wait(unsigned long long *barrier, int use)
     __syncthreads();
 #endif
 }
-#line 2086 "gemm.md"
+#line 2087 "gemm.md"
 /* What the loop's producer side needs: where the slabs go, how their arrival is counted, where they come from. */
 typedef struct {
     input_t *a_tiles, *b_tiles;         /* `stages` slabs of each */
@@ -1117,7 +1103,7 @@ __device__ static inline void release_slab(unsigned long long *empty, int cluste
     if (threadIdx.x % 32 == 0)
         barrier_arrive(empty, cluster);
 }
-#line 2134 "gemm.md"
+#line 2135 "gemm.md"
 template <int TILE>
 __global__ void __launch_bounds__(tile_geometry(TILE).threads, 1)
 d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__restrict__ c,
@@ -1138,8 +1124,8 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
                    &pipe.block_row, &pipe.block_col);
     int lda = TILE_TRANSPOSE_A ? shape.m_padded : shape.k_padded;
     int ldb = TILE_TRANSPOSE_B ? shape.k_padded : shape.n_padded;
-    pipe.a_plan = copy_plan(a + TILE_A_INDEX(pipe.block_row * tile.block_m, 0, lda), lda, tile.a, threadIdx.x);
-    pipe.b_plan = copy_plan(b + TILE_B_INDEX(0, pipe.block_col * tile.block_n, ldb), ldb, tile.b, threadIdx.x);
+    pipe.a_plan = copy_plan(a + element_index(TILE_TRANSPOSE_A, pipe.block_row * tile.block_m, 0, lda), lda, tile.a, threadIdx.x);
+    pipe.b_plan = copy_plan(b + element_index(TILE_TRANSPOSE_B, 0, pipe.block_col * tile.block_n, ldb), ldb, tile.b, threadIdx.x);
     pipe.a_map = &a_map;
     pipe.b_map = &b_map;
     int warp = threadIdx.x / 32;
@@ -1182,7 +1168,8 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
                      pipe.block_row * tile.block_m + warp_row, pipe.block_col * tile.block_n + warp_col, alpha, beta);
     cluster_sync();   /* the other blocks may still arrive on our barriers: stay until they are done */
 }
-#line 2221 "gemm.md"
+/* ==== How fast can the tensor cores go? ==== */
+#line 2222 "gemm.md"
 #define PEAK_CHAINS 8
 #define PEAK_WARPS 8
 #define PEAK_LD 64   /* elements per row of the peak operands: a multiple of 16 bytes for every type */
@@ -1211,33 +1198,42 @@ d_peak(const input_t *a, const input_t *b, accum_t *c, int iterations)
     int warp = blockIdx.x * PEAK_WARPS + threadIdx.x / 32;
     wmma::store_matrix_sync(c + (size_t)warp * FRAG_M * FRAG_N, acc[0], FRAG_N, wmma::mem_row_major);
 }
-#line 2270 "gemm.md"
-#if IS_INTEGER
-#define INPUT_TO_EXACT(x) ((long long)(x))
-#define ACCUM_TO_EXACT(x) ((long long)(x))
-#else
-#define INPUT_TO_EXACT(x) INPUT_TO_DOUBLE(x)
-#define ACCUM_TO_EXACT(x) ACCUM_TO_DOUBLE(x)
-#endif
-#line 2306 "gemm.md"
-#if defined(F64_IN_OUT)
-#define ROUNDING_STEPS(k) ((double)(k) + 2.0)
-#else
-#define ROUNDING_STEPS(k) ((double)(((k) + FRAG_K - 1) / FRAG_K) + 2.0)
-#endif
+/* ==== Verification ==== */
+#line 2272 "gemm.md"
+#define INPUT_TO_EXACT(x) (IS_INTEGER ? (exact_t)(x) : (exact_t)INPUT_TO_DOUBLE(x))
+#define ACCUM_TO_EXACT(x) (IS_INTEGER ? (exact_t)(x) : (exact_t)ACCUM_TO_DOUBLE(x))
+#line 2309 "gemm.md"
+__host__ __device__ constexpr double unit_roundoff(void)
+{
+    /*                       F16_IN_F32_OUT  F16_IN_OUT  U8    I8    BF16_IN_F32_OUT  TF32_IN_F32_OUT  F64_IN_OUT */
+    constexpr double table[] = {0x1p-24,     0x1p-11,    0.0,  0.0,  0x1p-24,         0x1p-24,         0x1p-53};
+    return table[TYPE_PAIR];
+}
+
+__host__ __device__ constexpr double rounding_steps(int k)
+{
+    return TYPE_PAIR == 6 ? (double)k + 2.0 : (double)((k + FRAG_K - 1) / FRAG_K) + 2.0;   /* 6: F64_IN_OUT */
+}
 
 __host__ __device__ static inline double error_bound(double abs_products, double abs_beta_c,
                                                      double abs_result, int k)
 {
-#if IS_INTEGER
-    (void)abs_products, (void)abs_beta_c, (void)abs_result, (void)k;
-    return 0.0;
-#else
-    return 2.0 * UNIT_ROUNDOFF_ACC * (ROUNDING_STEPS(k) * abs_products + abs_beta_c) +
-           UNIT_ROUNDOFF_OUT * abs_result;
-#endif
+    return 2.0 * unit_roundoff() * (rounding_steps(k) * abs_products + abs_beta_c) + unit_roundoff() * abs_result;
 }
-#line 2341 "gemm.md"
+#line 2345 "gemm.md"
+__host__ __device__ static inline long long scale_exact(long long alpha, long long sum, long long beta,
+                                                        long long old)
+{
+    unsigned long long wrapped = (unsigned long long)alpha * (unsigned long long)sum +
+                                 (unsigned long long)beta * (unsigned long long)old;
+    return (int)(unsigned)wrapped;   /* int32 arithmetic: modulo 2^32 */
+}
+
+__host__ __device__ static inline double scale_exact(double alpha, double sum, double beta, double old)
+{
+    return alpha * sum + beta * old;
+}
+
 __host__ __device__ static inline void reference_element(const input_t *a, const input_t *b, const accum_t *c_in,
                                                          Shape shape, exact_t alpha, exact_t beta, int i, int j,
                                                          exact_t *result, double *bound)
@@ -1245,19 +1241,13 @@ __host__ __device__ static inline void reference_element(const input_t *a, const
     exact_t sum = 0;
     double abs_sum = 0.0;
     for (int kk = 0; kk < shape.k; kk++) {
-        exact_t product = INPUT_TO_EXACT(a[A_INDEX(i, kk, shape.cols_a_padded)]) *
-                          INPUT_TO_EXACT(b[B_INDEX(kk, j, shape.cols_b_padded)]);
+        exact_t product = INPUT_TO_EXACT(a[a_index(i, kk, shape.cols_a_padded)]) *
+                          INPUT_TO_EXACT(b[b_index(kk, j, shape.cols_b_padded)]);
         sum += product;
         abs_sum += fabs((double)product);
     }
     exact_t old = beta != 0 ? ACCUM_TO_EXACT(c_in[(size_t)i * shape.n_padded + j]) : 0;
-#if IS_INTEGER
-    unsigned long long wrapped = (unsigned long long)alpha * (unsigned long long)sum +
-                                 (unsigned long long)beta * (unsigned long long)old;
-    *result = (int)(unsigned)wrapped;   /* int32 arithmetic: modulo 2^32 */
-#else
-    *result = alpha * sum + beta * old;
-#endif
+    *result = scale_exact(alpha, sum, beta, old);
     *bound = error_bound(fabs((double)alpha) * abs_sum, fabs((double)(beta * old)),
                          fabs((double)*result), shape.k);
 }
@@ -1281,7 +1271,7 @@ __global__ void d_gemm_reference(const input_t *a, const input_t *b, const accum
         reference_element(a, b, c_in, shape, alpha, beta, i, j,
                           &result[(size_t)i * shape.n + j], &bound[(size_t)i * shape.n + j]);
 }
-#line 2393 "gemm.md"
+#line 2404 "gemm.md"
 typedef struct {
     long long failures;
     double worst_error, worst_bound, worst_ratio;
@@ -1311,7 +1301,8 @@ static Verdict compare_results(const accum_t *c_out, const exact_t *expected, co
     }
     return verdict;
 }
-#line 2459 "gemm.md"
+/* ==== The harness ==== */
+#line 2470 "gemm.md"
 enum { KERNEL_FAST, KERNEL_NAIVE };
 enum { VERIFY_AUTO, VERIFY_CPU, VERIFY_GPU, VERIFY_OFF };
 enum { FORMAT_TEXT, FORMAT_KV, FORMAT_CSV };
@@ -1331,7 +1322,7 @@ typedef struct {
     const char *dump_prefix;
     int shared_limit;   /* bytes of shared memory per block to pretend the GPU has; 0: what it has */
 } Options;
-#line 2487 "gemm.md"
+#line 2498 "gemm.md"
 static int parse_integer(const char *text, long long low, long long high, long long *value)
 {
     char *end;
@@ -1362,98 +1353,90 @@ static int parse_choice(const char *text, const char *const *choices, int count)
     return -1;
 }
 
-static int parse_options(int argc, char **argv, Options *options, char *error, size_t error_size)
+/* --shared-limit: bytes, or KiB with a K (101376 and 99K are the same); -1 if neither. */
+static int parse_shared_limit(const char *text)
+{
+    long long number;
+    size_t length = strlen(text);
+    if (length > 1 && text[length - 1] == 'K') {
+        char kib[32];
+        snprintf(kib, sizeof kib, "%.*s", (int)(length - 1), text);
+        return parse_integer(kib, 1, MAX_SHARED_LIMIT / 1024, &number) == 0 ? (int)number * 1024 : -1;
+    }
+    return parse_integer(text, 1, MAX_SHARED_LIMIT, &number) == 0 ? (int)number : -1;
+}
+
+/* One option as getopt_long returns it, with its value and the word it came from: 0 to go on, 1 to stop
+   (--help), -1 for a mistake (the message in error). */
+static int parse_flag(int option, const char *value, const char *word, Options *options, char *error,
+                      size_t error_size)
 {
     static const char *const kernels[] = {"fast", "naive"};
     static const char *const verifiers[] = {"auto", "cpu", "gpu", "off"};
     static const char *const formats[] = {"text", "kv", "csv"};
-    static const struct option long_options[] = {
-        {"kernel", required_argument, NULL, 'k'},   {"verify", required_argument, NULL, 'v'},
-        {"iterations", required_argument, NULL, 'i'}, {"warmup", required_argument, NULL, 'w'},
-        {"alpha", required_argument, NULL, 'a'},    {"beta", required_argument, NULL, 'b'},
-        {"seed", required_argument, NULL, 's'},     {"cublas", no_argument, NULL, 'c'},
-        {"print", no_argument, NULL, 'p'},          {"format", required_argument, NULL, 'f'},
-        {"dump", required_argument, NULL, 'd'},     {"peak", no_argument, NULL, 'P'},
-        {"self-test", no_argument, NULL, 'T'},      {"help", no_argument, NULL, 'h'},
-        {"shared-limit", required_argument, NULL, 'L'}, {NULL, 0, NULL, 0}};
-    Options defaults = {4096, 4096, 4096, KERNEL_FAST, VERIFY_AUTO, FORMAT_TEXT, 10, 2,
-                        1.0, 0.0, 1, 0, 0, 0, 0, 0, NULL, 0};
-    size_t length;
     long long number;
-    int option;
-
-    *options = defaults;
-    optind = 0;   /* restart getopt: the self-test parses many command lines */
-    opterr = 0;   /* we print our own messages */
-    while ((option = getopt_long(argc, argv, ":k:v:i:w:a:b:s:cpf:d:h", long_options, NULL)) != -1) {
-        switch (option) {
-        case 'k': options->kernel = parse_choice(optarg, kernels, 2); break;
-        case 'v': options->verify = parse_choice(optarg, verifiers, 4); break;
-        case 'f': options->format = parse_choice(optarg, formats, 3); break;
-        case 'i':
-        case 'w':
-            if (parse_integer(optarg, option == 'i' ? 1 : 0, 1000000, &number) != 0) {
-                snprintf(error, error_size, "--%s wants a whole number from %d to 1000000, not '%s'",
-                         option == 'i' ? "iterations" : "warmup", option == 'i' ? 1 : 0, optarg);
-                return -1;
-            }
-            *(option == 'i' ? &options->iterations : &options->warmup) = (int)number;
-            break;
-        case 'a':
-        case 'b':
-            if (parse_real(optarg, option == 'a' ? &options->alpha : &options->beta) != 0) {
-                snprintf(error, error_size, "--%s wants a finite number, not '%s'",
-                         option == 'a' ? "alpha" : "beta", optarg);
-                return -1;
-            }
-            break;
-        case 's':
-            if (parse_integer(optarg, 0, LLONG_MAX, &number) != 0) {
-                snprintf(error, error_size, "--seed wants a non-negative whole number, not '%s'", optarg);
-                return -1;
-            }
-            options->seed = (unsigned long long)number;
-            break;
-        case 'c': options->cublas = 1; break;
-        case 'p': options->print = 1; break;
-        case 'd': options->dump_prefix = optarg; break;
-        case 'L':   /* bytes, or KiB with a K: 101376 and 99K are the same */
-            length = strlen(optarg);
-            if (length > 1 && optarg[length - 1] == 'K') {
-                char kib[32];
-                snprintf(kib, sizeof kib, "%.*s", (int)(length - 1), optarg);
-                number = parse_integer(kib, 1, MAX_SHARED_LIMIT / 1024, &number) == 0 ? number * 1024 : -1;
-            } else if (parse_integer(optarg, 1, MAX_SHARED_LIMIT, &number) != 0) {
-                number = -1;
-            }
-            if (number < 0) {
-                snprintf(error, error_size, "--shared-limit wants bytes (or KiB with a K, as in 99K) from 1 to %d, "
-                         "not '%s'", MAX_SHARED_LIMIT, optarg);
-                return -1;
-            }
-            options->shared_limit = (int)number;
-            break;
-        case 'P': options->peak = 1; break;
-        case 'T': options->self_test = 1; break;
-        case 'h': options->help = 1; return 0;
-        case ':': snprintf(error, error_size, "option '%s' needs a value", argv[optind - 1]); return -1;
-        default: snprintf(error, error_size, "unknown option '%s'", argv[optind - 1]); return -1;
-        }
-        if (options->kernel < 0 || options->verify < 0 || options->format < 0) {
-            snprintf(error, error_size, "bad value '%s' for option '%s'", optarg, argv[optind - 1]);
+    switch (option) {
+    case 'k': options->kernel = parse_choice(value, kernels, 2); break;
+    case 'v': options->verify = parse_choice(value, verifiers, 4); break;
+    case 'f': options->format = parse_choice(value, formats, 3); break;
+    case 'i':
+    case 'w':
+        if (parse_integer(value, option == 'i' ? 1 : 0, 1000000, &number) != 0) {
+            snprintf(error, error_size, "--%s wants a whole number from %d to 1000000, not '%s'",
+                     option == 'i' ? "iterations" : "warmup", option == 'i' ? 1 : 0, value);
             return -1;
         }
+        *(option == 'i' ? &options->iterations : &options->warmup) = (int)number;
+        break;
+    case 'a':
+    case 'b':
+        if (parse_real(value, option == 'a' ? &options->alpha : &options->beta) != 0) {
+            snprintf(error, error_size, "--%s wants a finite number, not '%s'", option == 'a' ? "alpha" : "beta", value);
+            return -1;
+        }
+        break;
+    case 's':
+        if (parse_integer(value, 0, LLONG_MAX, &number) != 0) {
+            snprintf(error, error_size, "--seed wants a non-negative whole number, not '%s'", value);
+            return -1;
+        }
+        options->seed = (unsigned long long)number;
+        break;
+    case 'c': options->cublas = 1; break;
+    case 'p': options->print = 1; break;
+    case 'd': options->dump_prefix = value; break;
+    case 'L':
+        options->shared_limit = parse_shared_limit(value);
+        if (options->shared_limit < 0) {
+            snprintf(error, error_size, "--shared-limit wants bytes (or KiB with a K, as in 99K) from 1 to %d, "
+                     "not '%s'", MAX_SHARED_LIMIT, value);
+            return -1;
+        }
+        break;
+    case 'P': options->peak = 1; break;
+    case 'T': options->self_test = 1; break;
+    case 'h': options->help = 1; return 1;
+    case ':': snprintf(error, error_size, "option '%s' needs a value", word); return -1;
+    default: snprintf(error, error_size, "unknown option '%s'", word); return -1;
     }
-
-    int positional = argc - optind;
-    if (positional != 0 && positional != 3) {
-        snprintf(error, error_size, "give all three sizes M N K, or none (got %d)", positional);
+    if (options->kernel < 0 || options->verify < 0 || options->format < 0) {
+        snprintf(error, error_size, "bad value '%s' for option '%s'", value, word);
         return -1;
     }
-    for (int d = 0; d < positional; d++) {
-        if (parse_integer(argv[optind + d], 1, MAX_DIMENSION, &number) != 0) {
-            snprintf(error, error_size, "size '%s' is not a whole number from 1 to %d",
-                     argv[optind + d], MAX_DIMENSION);
+    return 0;
+}
+
+/* The sizes M N K, all three or none; then what the sizes and the type pair rule out. */
+static int parse_sizes(int count, char **sizes, Options *options, char *error, size_t error_size)
+{
+    long long number;
+    if (count != 0 && count != 3) {
+        snprintf(error, error_size, "give all three sizes M N K, or none (got %d)", count);
+        return -1;
+    }
+    for (int d = 0; d < count; d++) {
+        if (parse_integer(sizes[d], 1, MAX_DIMENSION, &number) != 0) {
+            snprintf(error, error_size, "size '%s' is not a whole number from 1 to %d", sizes[d], MAX_DIMENSION);
             return -1;
         }
         *(d == 0 ? &options->m : d == 1 ? &options->n : &options->k) = (int)number;
@@ -1469,6 +1452,32 @@ static int parse_options(int argc, char **argv, Options *options, char *error, s
         return -1;
     }
     return 0;
+}
+
+static int parse_options(int argc, char **argv, Options *options, char *error, size_t error_size)
+{
+    static const struct option long_options[] = {
+        {"kernel", required_argument, NULL, 'k'},   {"verify", required_argument, NULL, 'v'},
+        {"iterations", required_argument, NULL, 'i'}, {"warmup", required_argument, NULL, 'w'},
+        {"alpha", required_argument, NULL, 'a'},    {"beta", required_argument, NULL, 'b'},
+        {"seed", required_argument, NULL, 's'},     {"cublas", no_argument, NULL, 'c'},
+        {"print", no_argument, NULL, 'p'},          {"format", required_argument, NULL, 'f'},
+        {"dump", required_argument, NULL, 'd'},     {"peak", no_argument, NULL, 'P'},
+        {"self-test", no_argument, NULL, 'T'},      {"help", no_argument, NULL, 'h'},
+        {"shared-limit", required_argument, NULL, 'L'}, {NULL, 0, NULL, 0}};
+    Options defaults = {4096, 4096, 4096, KERNEL_FAST, VERIFY_AUTO, FORMAT_TEXT, 10, 2,
+                        1.0, 0.0, 1, 0, 0, 0, 0, 0, NULL, 0};
+    int option;
+
+    *options = defaults;
+    optind = 0;   /* restart getopt: the self-test parses many command lines */
+    opterr = 0;   /* we print our own messages */
+    while ((option = getopt_long(argc, argv, ":k:v:i:w:a:b:s:cpf:d:h", long_options, NULL)) != -1) {
+        int status = parse_flag(option, optarg, argv[optind - 1], options, error, error_size);
+        if (status != 0)
+            return status < 0 ? -1 : 0;
+    }
+    return parse_sizes(argc - optind, argv + optind, options, error, error_size);
 }
 
 static void print_usage(FILE *out)
@@ -1494,7 +1503,7 @@ static void print_usage(FILE *out)
             "             4 out of memory, 5 CUDA or cuBLAS error, 6 file error\n",
             TYPE_NAME, SHAPE_NAME, TRANSPOSE_A, TRANSPOSE_B, MAX_PRINT_DIMENSION);
 }
-#line 2670 "gemm.md"
+#line 2701 "gemm.md"
 static uint64_t next_random(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
@@ -1513,32 +1522,23 @@ static int random_int(uint64_t *state, int low, int high)
     return low + (int)(next_random(state) % (uint64_t)(high - low + 1));
 }
 
+#define INT_INPUT_LOW (TYPE_PAIR == 2 ? 0 : -128)   /* 2: U8_IN_I32_OUT, in [0, 255]; int8 in [-128, 127] */
+
 static void fill_input(input_t *x, size_t count, uint64_t seed, uint64_t stream)
 {
     uint64_t state = seed * 0x2545f4914f6cdd1dull + stream;
-    for (size_t e = 0; e < count; e++) {
-#if defined(U8_IN_I32_OUT)
-        x[e] = (input_t)random_int(&state, 0, 255);
-#elif defined(I8_IN_I32_OUT)
-        x[e] = (input_t)random_int(&state, -128, 127);
-#else
-        x[e] = INPUT_FROM_FLOAT((float)random_uniform(&state));
-#endif
-    }
+    for (size_t e = 0; e < count; e++)
+        x[e] = INPUT_FROM_FLOAT(IS_INTEGER ? (float)random_int(&state, INT_INPUT_LOW, INT_INPUT_LOW + 255)
+                                           : (float)random_uniform(&state));
 }
 
 static void fill_accum(accum_t *x, size_t count, uint64_t seed, uint64_t stream)
 {
     uint64_t state = seed * 0x2545f4914f6cdd1dull + stream;
-    for (size_t e = 0; e < count; e++) {
-#if IS_INTEGER
-        x[e] = random_int(&state, -128, 127);
-#else
-        x[e] = ACCUM_FROM_FLOAT((float)random_uniform(&state));
-#endif
-    }
+    for (size_t e = 0; e < count; e++)
+        x[e] = ACCUM_FROM_FLOAT(IS_INTEGER ? (float)random_int(&state, -128, 127) : (float)random_uniform(&state));
 }
-#line 2738 "gemm.md"
+#line 2760 "gemm.md"
 /* d_gemm for each tile configuration of this type pair; NULL past the last. */
 #define GEMM_KERNEL(index) ((index) < TILES ? (const void *)d_gemm<(index) < TILES ? (index) : 0> : NULL)
 static const void *const GEMM_KERNELS[4] = {GEMM_KERNEL(0), GEMM_KERNEL(1), GEMM_KERNEL(2), GEMM_KERNEL(3)};
@@ -1605,7 +1605,7 @@ static void select_gpu(Gpu *gpu, const Options *options)
         CHECK_CUDA(cudaFuncSetAttribute(GEMM_KERNELS[gpu->tile], cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         tile_geometry(gpu->tile).shared_bytes));
 }
-#line 2815 "gemm.md"
+#line 2837 "gemm.md"
 static void *allocate(size_t bytes, const char *what)
 {
     void *memory = malloc(bytes > 0 ? bytes : 1);
@@ -1622,7 +1622,7 @@ static void check_device_memory(double bytes_needed)
         die(EXIT_NO_MEMORY, "this run needs %.2f GiB of device memory; %.2f GiB of %.2f GiB are free",
             bytes_needed / 0x1p30, free_bytes / 0x1p30, total_bytes / 0x1p30);
 }
-#line 2843 "gemm.md"
+#line 2865 "gemm.md"
 typedef struct {
     double median_ms, min_ms;
 } Timing;
@@ -1664,7 +1664,7 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
     free(times);
     return timing;
 }
-#line 2907 "gemm.md"
+#line 2929 "gemm.md"
 typedef struct {
     Shape shape;
     int kernel;
@@ -1718,21 +1718,20 @@ static void make_tensor_maps(Run *run)
                     tile.b.panels);
 }
 
+/* d_gemm's operands as it reads them: int8 operands stored the other way transposed, tf32 operands rounded. */
+static void prepare_operands(const Run *run)
+{
 #if IS_INTEGER
-static void transpose_on_gpu(const input_t *in, input_t *out, int rows, int cols)
-{
-    unsigned tiles = (unsigned)((rows / TRANSPOSE_ROWS) * (long long)(cols / TRANSPOSE_COLS));
-    d_transpose<<<tiles, 256>>>(in, out, rows, cols);
-    CHECK_LAUNCH();
-}
+    if (PRETRANSPOSE_A)
+        transpose_on_gpu(run->a, run->a_tiled, run->shape.rows_a_padded, run->shape.cols_a_padded);
+    if (PRETRANSPOSE_B)
+        transpose_on_gpu(run->b, run->b_tiled, run->shape.rows_b_padded, run->shape.cols_b_padded);
+#elif PREROUND
+    round_on_gpu(run->a, run->a_tiled, run->shape.rows_a_padded, run->shape.cols_a_padded);
+    round_on_gpu(run->b, run->b_tiled, run->shape.rows_b_padded, run->shape.cols_b_padded);
 #endif
-#if PREROUND
-static void round_on_gpu(const input_t *in, input_t *out, int rows, int cols)
-{
-    d_round_tf32<<<1024, 256>>>(in, out, (size_t)rows * cols);
-    CHECK_LAUNCH();
+    (void)run;   /* the other type pairs read A and B as they are */
 }
-#endif
 
 static void launch_gemm(const void *context)
 {
@@ -1743,16 +1742,7 @@ static void launch_gemm(const void *context)
         unsigned blocks = (unsigned)((tiles + NAIVE_WARPS - 1) / NAIVE_WARPS);
         d_gemm_naive<<<blocks, NAIVE_WARPS * 32>>>(run->a, run->b, run->c, *shape, run->alpha, run->beta);
     } else {
-#if PRETRANSPOSE_A
-        transpose_on_gpu(run->a, run->a_tiled, shape->rows_a_padded, shape->cols_a_padded);
-#endif
-#if PRETRANSPOSE_B
-        transpose_on_gpu(run->b, run->b_tiled, shape->rows_b_padded, shape->cols_b_padded);
-#endif
-#if PREROUND
-        round_on_gpu(run->a, run->a_tiled, shape->rows_a_padded, shape->cols_a_padded);
-        round_on_gpu(run->b, run->b_tiled, shape->rows_b_padded, shape->cols_b_padded);
-#endif
+        prepare_operands(run);
         TileGeometry tile = tile_geometry(run->tile);
         unsigned blocks = (unsigned)((shape->m_padded / tile.block_m) * (shape->n_padded / tile.block_n));
         cudaLaunchAttribute cluster;
@@ -1774,43 +1764,25 @@ static void launch_gemm(const void *context)
     }
     CHECK_LAUNCH();
 }
-#line 3032 "gemm.md"
-#if defined(U8_IN_I32_OUT)
-#define HAS_CUBLAS 0
-#else
-#define HAS_CUBLAS 1
-#if defined(F16_IN_F32_OUT)
-#define CUBLAS_INPUT CUDA_R_16F
-#define CUBLAS_OUTPUT CUDA_R_32F
-#define CUBLAS_COMPUTE CUBLAS_COMPUTE_32F
-typedef float cublas_scalar_t;
-#elif defined(F16_IN_OUT)
-#define CUBLAS_INPUT CUDA_R_16F
-#define CUBLAS_OUTPUT CUDA_R_16F
-#define CUBLAS_COMPUTE CUBLAS_COMPUTE_16F
-typedef half cublas_scalar_t;
-#elif defined(BF16_IN_F32_OUT)
-#define CUBLAS_INPUT CUDA_R_16BF
-#define CUBLAS_OUTPUT CUDA_R_32F
-#define CUBLAS_COMPUTE CUBLAS_COMPUTE_32F
-typedef float cublas_scalar_t;
-#elif defined(TF32_IN_F32_OUT)
-#define CUBLAS_INPUT CUDA_R_32F
-#define CUBLAS_OUTPUT CUDA_R_32F
-#define CUBLAS_COMPUTE CUBLAS_COMPUTE_32F_FAST_TF32
-typedef float cublas_scalar_t;
-#elif defined(I8_IN_I32_OUT)
-#define CUBLAS_INPUT CUDA_R_8I
-#define CUBLAS_OUTPUT CUDA_R_32I
-#define CUBLAS_COMPUTE CUBLAS_COMPUTE_32I
-typedef int cublas_scalar_t;
-#elif defined(F64_IN_OUT)
-#define CUBLAS_INPUT CUDA_R_64F
-#define CUBLAS_OUTPUT CUDA_R_64F
-#define CUBLAS_COMPUTE CUBLAS_COMPUTE_64F
-typedef double cublas_scalar_t;
-#endif
-#endif
+#line 3045 "gemm.md"
+typedef struct {
+    int available;                  /* cuBLAS has no unsigned int8 GEMM */
+    cudaDataType input, output;     /* of A and B, of C */
+    cublasComputeType_t compute;    /* the arithmetic; alpha and beta are of its type, accum_t */
+} CublasTypes;
+
+/* One row per type pair, in TYPE_PAIR's order. */
+static const CublasTypes CUBLAS_TYPES[] = {
+    /* available  input        output      compute */
+    {1,           CUDA_R_16F,  CUDA_R_32F, CUBLAS_COMPUTE_32F},             /* F16_IN_F32_OUT */
+    {1,           CUDA_R_16F,  CUDA_R_16F, CUBLAS_COMPUTE_16F},             /* F16_IN_OUT */
+    {0,           CUDA_R_8U,   CUDA_R_32I, CUBLAS_COMPUTE_32I},             /* U8_IN_I32_OUT */
+    {1,           CUDA_R_8I,   CUDA_R_32I, CUBLAS_COMPUTE_32I},             /* I8_IN_I32_OUT */
+    {1,           CUDA_R_16BF, CUDA_R_32F, CUBLAS_COMPUTE_32F},             /* BF16_IN_F32_OUT */
+    {1,           CUDA_R_32F,  CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32},   /* TF32_IN_F32_OUT */
+    {1,           CUDA_R_64F,  CUDA_R_64F, CUBLAS_COMPUTE_64F},             /* F64_IN_OUT */
+};
+#define HAS_CUBLAS (CUBLAS_TYPES[TYPE_PAIR].available)
 
 typedef struct {
     Run run;
@@ -1820,21 +1792,18 @@ typedef struct {
 
 static void launch_cublas(const void *context)
 {
-#if HAS_CUBLAS
     CublasRun *cublas = (CublasRun *)context;
     const Shape *shape = &cublas->run.shape;
-    cublas_scalar_t alpha = (cublas_scalar_t)cublas->run.alpha, beta = (cublas_scalar_t)cublas->run.beta;
+    CublasTypes types = CUBLAS_TYPES[TYPE_PAIR];
+    accum_t alpha = (accum_t)cublas->run.alpha, beta = (accum_t)cublas->run.beta;
     cublas->status = cublasGemmEx(cublas->handle, TRANSPOSE_B ? CUBLAS_OP_T : CUBLAS_OP_N,
                                   TRANSPOSE_A ? CUBLAS_OP_T : CUBLAS_OP_N, shape->n, shape->m, shape->k,
-                                  &alpha, cublas->run.b, CUBLAS_INPUT, shape->cols_b_padded,
-                                  cublas->run.a, CUBLAS_INPUT, shape->cols_a_padded, &beta,
-                                  cublas->run.c, CUBLAS_OUTPUT, shape->n_padded, CUBLAS_COMPUTE,
+                                  &alpha, cublas->run.b, types.input, shape->cols_b_padded,
+                                  cublas->run.a, types.input, shape->cols_a_padded, &beta,
+                                  cublas->run.c, types.output, shape->n_padded, types.compute,
                                   CUBLAS_GEMM_DEFAULT);
-#else
-    (void)context;
-#endif
 }
-#line 3105 "gemm.md"
+#line 3097 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -1861,28 +1830,43 @@ static void write_npy(const char *prefix, const char *name, const char *descr, c
         die(EXIT_IO_ERROR, "cannot write %s: %s", path, strerror(saved));
     }
 }
+#line 3131 "gemm.md"
+typedef struct {
+    const char *input, *accum;   /* NumPy's type strings for A and B, and for C */
+    int widen;                   /* 1: NumPy has no such type; A and B are widened, exactly, to float32 */
+} NpyTypes;
+
+/* One row per type pair, in TYPE_PAIR's order. */
+static const NpyTypes NPY_TYPES[] = {
+    {"<f2", "<f4", 0},   /* F16_IN_F32_OUT */
+    {"<f2", "<f2", 0},   /* F16_IN_OUT */
+    {"|u1", "<i4", 0},   /* U8_IN_I32_OUT */
+    {"|i1", "<i4", 0},   /* I8_IN_I32_OUT */
+    {"<f4", "<f4", 1},   /* BF16_IN_F32_OUT: no bfloat16 in NumPy */
+    {"<f4", "<f4", 0},   /* TF32_IN_F32_OUT: stored as float */
+    {"<f8", "<f8", 0},   /* F64_IN_OUT */
+};
+#define NPY_ACCUM (NPY_TYPES[TYPE_PAIR].accum)
 
 static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, const Shape *shape)
 {
-#if defined(BF16_IN_F32_OUT)   /* NumPy has no bfloat16: widen, exactly, to float32 */
+    NpyTypes npy = NPY_TYPES[TYPE_PAIR];
+    const char *names[2] = {"A", "B"};
     const input_t *sources[2] = {a, b};
-    size_t counts[2] = {(size_t)shape->rows_a * shape->cols_a, (size_t)shape->rows_b * shape->cols_b};
-    float *widened[2];
+    size_t rows[2] = {(size_t)shape->rows_a, (size_t)shape->rows_b}, cols[2] = {(size_t)shape->cols_a, (size_t)shape->cols_b};
     for (int s = 0; s < 2; s++) {
-        widened[s] = (float *)allocate(counts[s] * sizeof(float), "the dump");
-        for (size_t e = 0; e < counts[s]; e++)
-            widened[s][e] = __bfloat162float(sources[s][e]);
+        if (!npy.widen) {
+            write_npy(prefix, names[s], npy.input, sources[s], rows[s], cols[s], sizeof(input_t));
+            continue;
+        }
+        float *widened = (float *)allocate(rows[s] * cols[s] * sizeof(float), "the dump");
+        for (size_t e = 0; e < rows[s] * cols[s]; e++)
+            widened[e] = (float)INPUT_TO_DOUBLE(sources[s][e]);
+        write_npy(prefix, names[s], npy.input, widened, rows[s], cols[s], sizeof(float));
+        free(widened);
     }
-    write_npy(prefix, "A", NPY_INPUT, widened[0], shape->rows_a, shape->cols_a, sizeof(float));
-    write_npy(prefix, "B", NPY_INPUT, widened[1], shape->rows_b, shape->cols_b, sizeof(float));
-    free(widened[0]);
-    free(widened[1]);
-#else
-    write_npy(prefix, "A", NPY_INPUT, a, shape->rows_a, shape->cols_a, sizeof(input_t));
-    write_npy(prefix, "B", NPY_INPUT, b, shape->rows_b, shape->cols_b, sizeof(input_t));
-#endif
 }
-#line 3161 "gemm.md"
+#line 3175 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -1904,6 +1888,34 @@ static void report_add(Report *report, const char *key, const char *format, ...)
         if (*p == ' ' || *p == ',')
             *p = '_';
     report->count++;
+}
+
+/* One field of a report: text, a whole number, or a real number with its format; a NAN is printed "na". */
+typedef struct {
+    const char *key;
+    const char *format;   /* "%s": text; "%lld": integer; any other: real */
+    const char *text;
+    long long integer;
+    double real;
+} Field;
+
+#define TEXT(key, text) {(key), "%s", (text), 0, 0.0}
+#define INTEGER(key, value) {(key), "%lld", NULL, (long long)(value), 0.0}
+#define REAL(key, format, value) {(key), (format), NULL, 0, (value)}
+
+static void report_fields(Report *report, const Field *fields, int count)
+{
+    for (int f = 0; f < count; f++) {
+        const Field *field = &fields[f];
+        if (field->text)
+            report_add(report, field->key, "%s", field->text);
+        else if (strcmp(field->format, "%lld") == 0)
+            report_add(report, field->key, "%lld", field->integer);
+        else if (isnan(field->real))
+            report_add(report, field->key, "na");
+        else
+            report_add(report, field->key, field->format, field->real);
+    }
 }
 
 static const char *report_get(const Report *report, const char *key)
@@ -1930,21 +1942,12 @@ static void report_print(const Report *report, int format)
     printf("\n");
 }
 
-static double input_value(input_t x)
-{
-#if IS_INTEGER
-    return (double)x;
-#else
-    return INPUT_TO_DOUBLE(x);
-#endif
-}
-
 static void print_inputs(const char *name, const input_t *x, int rows, int cols)
 {
     printf("%s (%d x %d, as stored):\n", name, rows, cols);
     for (int r = 0; r < rows; r++) {
         for (int c = 0; c < cols; c++)
-            printf(" %9.4g", input_value(x[(size_t)r * cols + c]));
+            printf(" %9.4g", INPUT_TO_DOUBLE(x[(size_t)r * cols + c]));
         printf("\n");
     }
 }
@@ -1958,7 +1961,109 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 3247 "gemm.md"
+#line 3281 "gemm.md"
+typedef struct {
+    Shape shape;
+    int verify;                                          /* VERIFY_CPU, VERIFY_GPU or VERIFY_OFF */
+    int use_cublas;
+    size_t count_a, count_b, count_c;                    /* elements, unpadded */
+    size_t bytes_a_padded, bytes_b_padded, bytes_c_padded;
+    input_t *a, *b, *a_padded, *b_padded;                /* on the host */
+    accum_t *c_in, *c_out, *c_padded;
+    exact_t *expected;                                   /* the reference, and each element's bound */
+    double *bound;
+    Run run;                                             /* on the GPU: what the kernels get */
+    Verdict verdict;
+    Timing timing, cublas_timing;
+    int cublas_ran;
+    double pad_ms, h2d_ms, d2h_ms, extract_ms, reference_ms;   /* host-side steps */
+} Gemm;
+
+static double milliseconds_since(double start)
+{
+    return (seconds_now() - start) * 1e3;
+}
+#line 3310 "gemm.md"
+static Shape gemm_shape(int m, int n, int k, int tile_index)
+{
+    TileGeometry tile = tile_geometry(tile_index);
+    return make_shape(m, n, k, tile.block_m, tile.block_n * tile.cluster, tile.block_k);
+}
+
+static void plan_memory(Gemm *gemm, const Options *options, const Gpu *gpu)
+{
+    Shape shape = gemm->shape = gemm_shape(options->m, options->n, options->k, gpu->tile);
+    gemm->verify = options->verify;
+    if (gemm->verify == VERIFY_AUTO)
+        gemm->verify = (long long)shape.m * shape.n * shape.k <= CPU_VERIFY_LIMIT ? VERIFY_CPU : VERIFY_GPU;
+    gemm->use_cublas = options->cublas && HAS_CUBLAS;
+    gemm->count_a = (size_t)shape.rows_a * shape.cols_a;
+    gemm->count_b = (size_t)shape.rows_b * shape.cols_b;
+    gemm->count_c = (size_t)shape.m * shape.n;
+    gemm->bytes_a_padded = (size_t)shape.rows_a_padded * shape.cols_a_padded * sizeof(input_t);
+    gemm->bytes_b_padded = (size_t)shape.rows_b_padded * shape.cols_b_padded * sizeof(input_t);
+    gemm->bytes_c_padded = (size_t)shape.m_padded * shape.n_padded * sizeof(accum_t);
+    double bytes_tiled = (PREPARE_A ? (double)gemm->bytes_a_padded : 0.0) +
+                         (PREPARE_B ? (double)gemm->bytes_b_padded : 0.0);
+    check_device_memory((double)gemm->bytes_a_padded + gemm->bytes_b_padded + bytes_tiled +
+                        gemm->bytes_c_padded * (gemm->use_cublas ? 2.0 : 1.0) +
+                        (gemm->verify == VERIFY_GPU ? (double)gemm->count_c * (sizeof(exact_t) + sizeof(double)) : 0.0));
+}
+#line 3341 "gemm.md"
+static void make_inputs(Gemm *gemm, const Options *options)
+{
+    gemm->a = (input_t *)allocate(gemm->count_a * sizeof(input_t), "A");
+    gemm->b = (input_t *)allocate(gemm->count_b * sizeof(input_t), "B");
+    gemm->c_in = (accum_t *)allocate(gemm->count_c * sizeof(accum_t), "C");
+    gemm->c_out = (accum_t *)allocate(gemm->count_c * sizeof(accum_t), "the result");
+    fill_input(gemm->a, gemm->count_a, options->seed, 1);
+    fill_input(gemm->b, gemm->count_b, options->seed, 2);
+    fill_accum(gemm->c_in, gemm->count_c, options->seed, 3);
+    if (options->dump_prefix) {
+        dump_inputs(options->dump_prefix, gemm->a, gemm->b, &gemm->shape);
+        write_npy(options->dump_prefix, "C_in", NPY_ACCUM, gemm->c_in, gemm->shape.m, gemm->shape.n, sizeof(accum_t));
+    }
+}
+#line 3363 "gemm.md"
+static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
+{
+    const Shape *shape = &gemm->shape;
+    double start = seconds_now();
+    gemm->a_padded = (input_t *)allocate(gemm->bytes_a_padded, "padded A");
+    gemm->b_padded = (input_t *)allocate(gemm->bytes_b_padded, "padded B");
+    gemm->c_padded = (accum_t *)allocate(gemm->bytes_c_padded, "padded C");
+    pad_matrix(gemm->a_padded, gemm->a, shape->rows_a, shape->cols_a, shape->rows_a_padded, shape->cols_a_padded,
+               sizeof(input_t));
+    pad_matrix(gemm->b_padded, gemm->b, shape->rows_b, shape->cols_b, shape->rows_b_padded, shape->cols_b_padded,
+               sizeof(input_t));
+    pad_matrix(gemm->c_padded, gemm->c_in, shape->m, shape->n, shape->m_padded, shape->n_padded, sizeof(accum_t));
+    gemm->pad_ms = milliseconds_since(start);
+
+    Run *run = &gemm->run;
+    run->shape = *shape;
+    run->kernel = options->kernel;
+    run->alpha = (scalar_t)options->alpha;
+    run->beta = (scalar_t)options->beta;
+    run->tile = gpu->tile;
+    run->cluster = gpu->copy_engine ? tile_geometry(gpu->tile).cluster : 1;
+    CHECK_CUDA(cudaMalloc(&run->a, gemm->bytes_a_padded));
+    CHECK_CUDA(cudaMalloc(&run->b, gemm->bytes_b_padded));
+    CHECK_CUDA(cudaMalloc(&run->c, gemm->bytes_c_padded));
+    run->a_tiled = run->a;
+    run->b_tiled = run->b;
+    if (PREPARE_A)
+        CHECK_CUDA(cudaMalloc(&run->a_tiled, gemm->bytes_a_padded));
+    if (PREPARE_B)
+        CHECK_CUDA(cudaMalloc(&run->b_tiled, gemm->bytes_b_padded));
+    if (gpu->copy_engine)
+        make_tensor_maps(run);
+    start = seconds_now();
+    CHECK_CUDA(cudaMemcpy(run->a, gemm->a_padded, gemm->bytes_a_padded, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(run->b, gemm->b_padded, gemm->bytes_b_padded, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(run->c, gemm->c_padded, gemm->bytes_c_padded, cudaMemcpyHostToDevice));
+    gemm->h2d_ms = milliseconds_since(start);
+}
+#line 3408 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -1975,232 +2080,181 @@ static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *
     CHECK_CUDA(cudaFree(bound_device));
 }
 
-static double milliseconds_since(double start)
+static void compute_reference(Gemm *gemm)
 {
-    return (seconds_now() - start) * 1e3;
+    if (gemm->verify == VERIFY_OFF)
+        return;
+    const Run *run = &gemm->run;
+    gemm->expected = (exact_t *)allocate(gemm->count_c * sizeof(exact_t), "the reference");
+    gemm->bound = (double *)allocate(gemm->count_c * sizeof(double), "the error bounds");
+    double start = seconds_now();
+    if (gemm->verify == VERIFY_CPU)
+        reference_cpu(gemm->a_padded, gemm->b_padded, gemm->c_padded, gemm->shape, (exact_t)run->alpha,
+                      (exact_t)run->beta, gemm->expected, gemm->bound);
+    else
+        reference_gpu(run, (exact_t)run->alpha, (exact_t)run->beta, gemm->expected, gemm->bound);
+    gemm->reference_ms = milliseconds_since(start);
 }
-#line 3276 "gemm.md"
-static Shape gemm_shape(int m, int n, int k, int tile_index)
+#line 3445 "gemm.md"
+static void run_once_and_check(Gemm *gemm, const Options *options)
 {
-    TileGeometry tile = tile_geometry(tile_index);
-    return make_shape(m, n, k, tile.block_m, tile.block_n * tile.cluster, tile.block_k);
+    const Shape *shape = &gemm->shape;
+    launch_gemm(&gemm->run);
+    CHECK_CUDA(cudaDeviceSynchronize());
+    double start = seconds_now();
+    CHECK_CUDA(cudaMemcpy(gemm->c_padded, gemm->run.c, gemm->bytes_c_padded, cudaMemcpyDeviceToHost));
+    gemm->d2h_ms = milliseconds_since(start);
+    start = seconds_now();
+    extract_matrix(gemm->c_out, gemm->c_padded, shape->m, shape->n, shape->n_padded, sizeof(accum_t));
+    gemm->extract_ms = milliseconds_since(start);
+    if (gemm->verify != VERIFY_OFF)
+        gemm->verdict = compare_results(gemm->c_out, gemm->expected, gemm->bound, shape->m, shape->n);
+    if (options->dump_prefix)
+        write_npy(options->dump_prefix, "C_out", NPY_ACCUM, gemm->c_out, shape->m, shape->n, sizeof(accum_t));
+}
+#line 3468 "gemm.md"
+static void time_kernels(Gemm *gemm, const Options *options)
+{
+    const Shape *shape = &gemm->shape;
+    gemm->timing = time_runs(launch_gemm, &gemm->run, options->warmup, options->iterations);
+    if (!gemm->use_cublas)
+        return;
+    CublasRun cublas = {gemm->run, NULL, CUBLAS_STATUS_SUCCESS};
+    CHECK_CUDA(cudaMalloc(&cublas.run.c, gemm->bytes_c_padded));
+    pad_matrix(gemm->c_padded, gemm->c_in, shape->m, shape->n, shape->m_padded, shape->n_padded, sizeof(accum_t));
+    CHECK_CUDA(cudaMemcpy(cublas.run.c, gemm->c_padded, gemm->bytes_c_padded, cudaMemcpyHostToDevice));
+    CHECK_CUBLAS(cublasCreate(&cublas.handle));
+    launch_cublas(&cublas);
+    if (cublas.status == CUBLAS_STATUS_SUCCESS) {
+        gemm->cublas_timing = time_runs(launch_cublas, &cublas, options->warmup, options->iterations);
+        gemm->cublas_ran = cublas.status == CUBLAS_STATUS_SUCCESS;
+    }
+    if (!gemm->cublas_ran)
+        fprintf(stderr, "gemm: warning: cuBLAS declined this problem: %s\n", cublasGetStatusString(cublas.status));
+    CHECK_CUBLAS(cublasDestroy(cublas.handle));
+    CHECK_CUDA(cudaFree(cublas.run.c));
+}
+#line 3496 "gemm.md"
+#define RATE(timing, operations) ((operations) / ((timing).median_ms * 1e-3) / 1e12)
+
+static void report_gemm(Report *report, const Gemm *gemm, const Options *options, const Gpu *gpu)
+{
+    const Shape *shape = &gemm->shape;
+    double operations = 2.0 * shape->m * shape->n * shape->k;
+    TileGeometry tile = tile_geometry(gemm->run.tile);
+    char tile_name[48];
+    snprintf(tile_name, sizeof tile_name, "%dx%dx%d", tile.block_m, tile.block_n, tile.block_k);
+    const char *verify_name = gemm->verify == VERIFY_OFF ? "off" : gemm->verify == VERIFY_CPU ? "cpu" : "gpu";
+    const Field fields[] = {
+        TEXT("mode", "gemm"),                        TEXT("type", TYPE_NAME),
+        TEXT("mnk", SHAPE_NAME),                     INTEGER("transpose_a", TRANSPOSE_A),
+        INTEGER("transpose_b", TRANSPOSE_B),         INTEGER("m", shape->m),
+        INTEGER("n", shape->n),                      INTEGER("k", shape->k),
+        TEXT("kernel", options->kernel == KERNEL_NAIVE ? "naive" : "fast"),
+        REAL("alpha", "%.17g", (double)gemm->run.alpha),
+        REAL("beta", "%.17g", (double)gemm->run.beta),
+        INTEGER("seed", options->seed),              INTEGER("iterations", options->iterations),
+        REAL("median_ms", "%.6f", gemm->timing.median_ms),
+        REAL("min_ms", "%.6f", gemm->timing.min_ms),
+        REAL("rate", "%.3f", RATE(gemm->timing, operations)),
+        TEXT("unit", RATE_UNIT),                     TEXT("verify", verify_name),
+        TEXT("result", gemm->verify == VERIFY_OFF ? "off" : gemm->verdict.failures ? "fail" : "pass"),
+        INTEGER("failures", gemm->verdict.failures),
+        REAL("max_err", "%.3e", gemm->verdict.worst_error),
+        REAL("bound", "%.3e", gemm->verdict.worst_bound),
+        INTEGER("worst_i", gemm->verdict.worst_i),   INTEGER("worst_j", gemm->verdict.worst_j),
+        REAL("cublas_median_ms", "%.6f", gemm->cublas_ran ? gemm->cublas_timing.median_ms : NAN),
+        REAL("cublas_rate", "%.3f", gemm->cublas_ran ? RATE(gemm->cublas_timing, operations) : NAN),
+        TEXT("gpu", gpu->properties.name),           INTEGER("cc", gpu->cc),
+        INTEGER("sms", gpu->properties.multiProcessorCount),
+        TEXT("tile", tile_name),                     INTEGER("warps", tile.threads / 32),
+        INTEGER("stages", tile.stages),              INTEGER("cluster", gemm->run.cluster),
+        INTEGER("shared_bytes", tile.shared_bytes),  INTEGER("shared_budget", gpu->shared_budget),
+        TEXT("copy_path", copy_path_name(gpu->ptx_version, gemm->run.tile)),
+        REAL("pad_ms", "%.3f", gemm->pad_ms),        REAL("h2d_ms", "%.3f", gemm->h2d_ms),
+        REAL("d2h_ms", "%.3f", gemm->d2h_ms),        REAL("extract_ms", "%.3f", gemm->extract_ms),
+        REAL("reference_ms", "%.3f", gemm->reference_ms),
+    };
+    report_fields(report, fields, sizeof fields / sizeof fields[0]);
+}
+#line 3547 "gemm.md"
+static void print_text_report(const Report *report, const Gemm *gemm, const Options *options, const Gpu *gpu)
+{
+    const Shape *shape = &gemm->shape;
+    const Verdict *verdict = &gemm->verdict;
+    TileGeometry tile = tile_geometry(gemm->run.tile);
+    printf("%s, WMMA %s, TRANSPOSE_A=%d TRANSPOSE_B=%d on %s (sm_%d, %d SMs)\n", TYPE_NAME, SHAPE_NAME,
+           TRANSPOSE_A, TRANSPOSE_B, gpu->properties.name, gpu->cc, gpu->properties.multiProcessorCount);
+    if (options->kernel == KERNEL_FAST)
+        printf("tiles    %d x %d x %d, %d warps, %d stages, clusters of %d, %.1f of %.1f KiB shared, %s\n",
+               tile.block_m, tile.block_n, tile.block_k, tile.threads / 32, tile.stages, gemm->run.cluster,
+               tile.shared_bytes / 1024.0, gpu->shared_budget / 1024.0,
+               copy_path_name(gpu->ptx_version, gemm->run.tile));
+    printf("problem  M=%d N=%d K=%d, padded to %d x %d x %d, alpha=%g beta=%g, seed %llu\n", shape->m,
+           shape->n, shape->k, shape->m_padded, shape->n_padded, shape->k_padded, (double)gemm->run.alpha,
+           (double)gemm->run.beta, options->seed);
+    printf("%-8s median %.3f ms, min %.3f ms over %d runs: %s %s\n",
+           options->kernel == KERNEL_NAIVE ? "naive" : "d_gemm", gemm->timing.median_ms, gemm->timing.min_ms,
+           options->iterations, report_get(report, "rate"), RATE_UNIT);
+    if (gemm->cublas_ran)
+        printf("cuBLAS   median %.3f ms: %s %s; this kernel reaches %.1f%% of it\n", gemm->cublas_timing.median_ms,
+               report_get(report, "cublas_rate"), RATE_UNIT,
+               100.0 * gemm->cublas_timing.median_ms / gemm->timing.median_ms);
+    else if (options->cublas)
+        printf("cuBLAS   not available for %s\n", TYPE_NAME);
+    printf("host     pad %.1f ms, copy to GPU %.1f ms, copy back %.1f ms, extract %.1f ms, reference %.1f ms\n",
+           gemm->pad_ms, gemm->h2d_ms, gemm->d2h_ms, gemm->extract_ms, gemm->reference_ms);
+    if (gemm->verify == VERIFY_OFF)
+        printf("verify   off\n");
+    else
+        printf("verify   %s reference: %s, %lld of %zu elements outside their bound; worst C[%d][%d]: "
+               "error %.3e, bound %.3e\n", gemm->verify == VERIFY_CPU ? "cpu" : "gpu",
+               verdict->failures ? "FAIL" : "PASS", verdict->failures, gemm->count_c, verdict->worst_i,
+               verdict->worst_j, verdict->worst_error, verdict->worst_bound);
 }
 
+static void free_gemm(Gemm *gemm)
+{
+    if (PREPARE_A)
+        CHECK_CUDA(cudaFree(gemm->run.a_tiled));
+    if (PREPARE_B)
+        CHECK_CUDA(cudaFree(gemm->run.b_tiled));
+    CHECK_CUDA(cudaFree(gemm->run.a));
+    CHECK_CUDA(cudaFree(gemm->run.b));
+    CHECK_CUDA(cudaFree(gemm->run.c));
+    void *host[] = {gemm->a, gemm->b, gemm->c_in, gemm->c_out, gemm->a_padded, gemm->b_padded, gemm->c_padded,
+                    gemm->expected, gemm->bound};
+    for (size_t h = 0; h < sizeof host / sizeof host[0]; h++)
+        free(host[h]);
+}
+#line 3601 "gemm.md"
 static int run_gemm(const Options *options, const Gpu *gpu)
 {
-    Shape shape = gemm_shape(options->m, options->n, options->k, gpu->tile);
-    int verify = options->verify;
-    if (verify == VERIFY_AUTO)
-        verify = (long long)shape.m * shape.n * shape.k <= CPU_VERIFY_LIMIT ? VERIFY_CPU : VERIFY_GPU;
-    int use_cublas = options->cublas && HAS_CUBLAS;
-    size_t count_a = (size_t)shape.rows_a * shape.cols_a, count_b = (size_t)shape.rows_b * shape.cols_b;
-    size_t count_c = (size_t)shape.m * shape.n;
-    size_t bytes_a_padded = (size_t)shape.rows_a_padded * shape.cols_a_padded * sizeof(input_t);
-    size_t bytes_b_padded = (size_t)shape.rows_b_padded * shape.cols_b_padded * sizeof(input_t);
-    size_t bytes_c_padded = (size_t)shape.m_padded * shape.n_padded * sizeof(accum_t);
-    double bytes_tiled = (PREPARE_A ? (double)bytes_a_padded : 0.0) + (PREPARE_B ? (double)bytes_b_padded : 0.0);
-    check_device_memory((double)bytes_a_padded + bytes_b_padded + bytes_tiled + bytes_c_padded * (use_cublas ? 2.0 : 1.0) +
-                        (verify == VERIFY_GPU ? (double)count_c * (sizeof(exact_t) + sizeof(double)) : 0.0));
+    Gemm gemm;
+    memset(&gemm, 0, sizeof gemm);
+    plan_memory(&gemm, options, gpu);
+    make_inputs(&gemm, options);
+    upload(&gemm, options, gpu);
+    compute_reference(&gemm);
+    run_once_and_check(&gemm, options);
+    time_kernels(&gemm, options);
 
-    input_t *a = (input_t *)allocate(count_a * sizeof(input_t), "A");
-    input_t *b = (input_t *)allocate(count_b * sizeof(input_t), "B");
-    accum_t *c_in = (accum_t *)allocate(count_c * sizeof(accum_t), "C");
-    accum_t *c_out = (accum_t *)allocate(count_c * sizeof(accum_t), "the result");
-    fill_input(a, count_a, options->seed, 1);
-    fill_input(b, count_b, options->seed, 2);
-    fill_accum(c_in, count_c, options->seed, 3);
-    if (options->dump_prefix) {
-        dump_inputs(options->dump_prefix, a, b, &shape);
-        write_npy(options->dump_prefix, "C_in", NPY_ACCUM, c_in, shape.m, shape.n, sizeof(accum_t));
-    }
-
-    double start = seconds_now();
-    input_t *a_padded = (input_t *)allocate(bytes_a_padded, "padded A");
-    input_t *b_padded = (input_t *)allocate(bytes_b_padded, "padded B");
-    accum_t *c_padded = (accum_t *)allocate(bytes_c_padded, "padded C");
-    pad_matrix(a_padded, a, shape.rows_a, shape.cols_a, shape.rows_a_padded, shape.cols_a_padded, sizeof(input_t));
-    pad_matrix(b_padded, b, shape.rows_b, shape.cols_b, shape.rows_b_padded, shape.cols_b_padded, sizeof(input_t));
-    pad_matrix(c_padded, c_in, shape.m, shape.n, shape.m_padded, shape.n_padded, sizeof(accum_t));
-    double pad_ms = milliseconds_since(start);
-
-    Run run;
-    memset(&run, 0, sizeof run);
-    run.shape = shape;
-    run.kernel = options->kernel;
-    run.alpha = (scalar_t)options->alpha;
-    run.beta = (scalar_t)options->beta;
-    run.tile = gpu->tile;
-    run.cluster = gpu->copy_engine ? tile_geometry(gpu->tile).cluster : 1;
-    CHECK_CUDA(cudaMalloc(&run.a, bytes_a_padded));
-    CHECK_CUDA(cudaMalloc(&run.b, bytes_b_padded));
-    CHECK_CUDA(cudaMalloc(&run.c, bytes_c_padded));
-    run.a_tiled = run.a;
-    run.b_tiled = run.b;
-    if (PREPARE_A)
-        CHECK_CUDA(cudaMalloc(&run.a_tiled, bytes_a_padded));
-    if (PREPARE_B)
-        CHECK_CUDA(cudaMalloc(&run.b_tiled, bytes_b_padded));
-    if (gpu->copy_engine)
-        make_tensor_maps(&run);
-    start = seconds_now();
-    CHECK_CUDA(cudaMemcpy(run.a, a_padded, bytes_a_padded, cudaMemcpyHostToDevice));
-    CHECK_CUDA(cudaMemcpy(run.b, b_padded, bytes_b_padded, cudaMemcpyHostToDevice));
-    CHECK_CUDA(cudaMemcpy(run.c, c_padded, bytes_c_padded, cudaMemcpyHostToDevice));
-    double h2d_ms = milliseconds_since(start);
-#line 3350 "gemm.md"
-    exact_t *expected = NULL;
-    double *bound = NULL, reference_ms = 0.0;
-    if (verify != VERIFY_OFF) {
-        expected = (exact_t *)allocate(count_c * sizeof(exact_t), "the reference");
-        bound = (double *)allocate(count_c * sizeof(double), "the error bounds");
-        start = seconds_now();
-        if (verify == VERIFY_CPU)
-            reference_cpu(a_padded, b_padded, c_padded, shape, (exact_t)run.alpha, (exact_t)run.beta, expected, bound);
-        else
-            reference_gpu(&run, (exact_t)run.alpha, (exact_t)run.beta, expected, bound);
-        reference_ms = milliseconds_since(start);
-    }
-
-    launch_gemm(&run);
-    CHECK_CUDA(cudaDeviceSynchronize());
-    start = seconds_now();
-    CHECK_CUDA(cudaMemcpy(c_padded, run.c, bytes_c_padded, cudaMemcpyDeviceToHost));
-    double d2h_ms = milliseconds_since(start);
-    start = seconds_now();
-    extract_matrix(c_out, c_padded, shape.m, shape.n, shape.n_padded, sizeof(accum_t));
-    double extract_ms = milliseconds_since(start);
-    Verdict verdict = {0, 0.0, 0.0, 0.0, 0, 0};
-    if (verify != VERIFY_OFF)
-        verdict = compare_results(c_out, expected, bound, shape.m, shape.n);
-    if (options->dump_prefix)
-        write_npy(options->dump_prefix, "C_out", NPY_ACCUM, c_out, shape.m, shape.n, sizeof(accum_t));
-#line 3383 "gemm.md"
-    Timing timing = time_runs(launch_gemm, &run, options->warmup, options->iterations);
-    double operations = 2.0 * shape.m * shape.n * shape.k;
-    Timing cublas_timing = {0.0, 0.0};
-    int cublas_ran = 0;
-    if (use_cublas) {
-        CublasRun cublas = {run, NULL, CUBLAS_STATUS_SUCCESS};
-        CHECK_CUDA(cudaMalloc(&cublas.run.c, bytes_c_padded));
-        pad_matrix(c_padded, c_in, shape.m, shape.n, shape.m_padded, shape.n_padded, sizeof(accum_t));
-        CHECK_CUDA(cudaMemcpy(cublas.run.c, c_padded, bytes_c_padded, cudaMemcpyHostToDevice));
-        CHECK_CUBLAS(cublasCreate(&cublas.handle));
-        launch_cublas(&cublas);
-        if (cublas.status == CUBLAS_STATUS_SUCCESS) {
-            cublas_timing = time_runs(launch_cublas, &cublas, options->warmup, options->iterations);
-            cublas_ran = cublas.status == CUBLAS_STATUS_SUCCESS;
-        }
-        if (!cublas_ran)
-            fprintf(stderr, "gemm: warning: cuBLAS declined this problem: %s\n", cublasGetStatusString(cublas.status));
-        CHECK_CUBLAS(cublasDestroy(cublas.handle));
-        CHECK_CUDA(cudaFree(cublas.run.c));
-    }
-#line 3409 "gemm.md"
     Report report = {{NULL}, {{0}}, 0};
-    report_add(&report, "mode", "gemm");
-    report_add(&report, "type", "%s", TYPE_NAME);
-    report_add(&report, "mnk", "%s", SHAPE_NAME);
-    report_add(&report, "transpose_a", "%d", TRANSPOSE_A);
-    report_add(&report, "transpose_b", "%d", TRANSPOSE_B);
-    report_add(&report, "m", "%d", shape.m);
-    report_add(&report, "n", "%d", shape.n);
-    report_add(&report, "k", "%d", shape.k);
-    report_add(&report, "kernel", "%s", options->kernel == KERNEL_NAIVE ? "naive" : "fast");
-    report_add(&report, "alpha", "%.17g", (double)run.alpha);
-    report_add(&report, "beta", "%.17g", (double)run.beta);
-    report_add(&report, "seed", "%llu", options->seed);
-    report_add(&report, "iterations", "%d", options->iterations);
-    report_add(&report, "median_ms", "%.6f", timing.median_ms);
-    report_add(&report, "min_ms", "%.6f", timing.min_ms);
-    report_add(&report, "rate", "%.3f", operations / (timing.median_ms * 1e-3) / 1e12);
-    report_add(&report, "unit", "%s", RATE_UNIT);
-    report_add(&report, "verify", "%s", verify == VERIFY_OFF ? "off" : verify == VERIFY_CPU ? "cpu" : "gpu");
-    report_add(&report, "result", "%s", verify == VERIFY_OFF ? "off" : verdict.failures ? "fail" : "pass");
-    report_add(&report, "failures", "%lld", verdict.failures);
-    report_add(&report, "max_err", "%.3e", verdict.worst_error);
-    report_add(&report, "bound", "%.3e", verdict.worst_bound);
-    report_add(&report, "worst_i", "%d", verdict.worst_i);
-    report_add(&report, "worst_j", "%d", verdict.worst_j);
-    if (cublas_ran) {
-        report_add(&report, "cublas_median_ms", "%.6f", cublas_timing.median_ms);
-        report_add(&report, "cublas_rate", "%.3f", operations / (cublas_timing.median_ms * 1e-3) / 1e12);
-    } else {
-        report_add(&report, "cublas_median_ms", "na");
-        report_add(&report, "cublas_rate", "na");
-    }
-    report_add(&report, "gpu", "%s", gpu->properties.name);
-    report_add(&report, "cc", "%d", gpu->cc);
-    report_add(&report, "sms", "%d", gpu->properties.multiProcessorCount);
-    TileGeometry tile = tile_geometry(run.tile);
-    report_add(&report, "tile", "%dx%dx%d", tile.block_m, tile.block_n, tile.block_k);
-    report_add(&report, "warps", "%d", tile.threads / 32);
-    report_add(&report, "stages", "%d", tile.stages);
-    report_add(&report, "cluster", "%d", run.cluster);
-    report_add(&report, "shared_bytes", "%d", tile.shared_bytes);
-    report_add(&report, "shared_budget", "%d", gpu->shared_budget);
-    report_add(&report, "copy_path", "%s", copy_path_name(gpu->ptx_version, run.tile));
-    report_add(&report, "pad_ms", "%.3f", pad_ms);
-    report_add(&report, "h2d_ms", "%.3f", h2d_ms);
-    report_add(&report, "d2h_ms", "%.3f", d2h_ms);
-    report_add(&report, "extract_ms", "%.3f", extract_ms);
-    report_add(&report, "reference_ms", "%.3f", reference_ms);
-#line 3464 "gemm.md"
+    report_gemm(&report, &gemm, options, gpu);
     if (options->print) {
-        print_inputs("A", a, shape.rows_a, shape.cols_a);
-        print_inputs("B", b, shape.rows_b, shape.cols_b);
-        print_accums("C before", c_in, shape.m, shape.n);
-        print_accums("C after", c_out, shape.m, shape.n);
+        print_inputs("A", gemm.a, gemm.shape.rows_a, gemm.shape.cols_a);
+        print_inputs("B", gemm.b, gemm.shape.rows_b, gemm.shape.cols_b);
+        print_accums("C before", gemm.c_in, gemm.shape.m, gemm.shape.n);
+        print_accums("C after", gemm.c_out, gemm.shape.m, gemm.shape.n);
     }
-    if (options->format != FORMAT_TEXT) {
+    if (options->format == FORMAT_TEXT)
+        print_text_report(&report, &gemm, options, gpu);
+    else
         report_print(&report, options->format);
-    } else {
-        printf("%s, WMMA %s, TRANSPOSE_A=%d TRANSPOSE_B=%d on %s (sm_%d, %d SMs)\n", TYPE_NAME, SHAPE_NAME,
-               TRANSPOSE_A, TRANSPOSE_B, gpu->properties.name, gpu->cc, gpu->properties.multiProcessorCount);
-        if (options->kernel == KERNEL_FAST)
-            printf("tiles    %d x %d x %d, %d warps, %d stages, clusters of %d, %.1f of %.1f KiB shared, %s\n",
-                   tile.block_m, tile.block_n, tile.block_k, tile.threads / 32, tile.stages, run.cluster,
-                   tile.shared_bytes / 1024.0, gpu->shared_budget / 1024.0, copy_path_name(gpu->ptx_version, run.tile));
-        printf("problem  M=%d N=%d K=%d, padded to %d x %d x %d, alpha=%g beta=%g, seed %llu\n", shape.m,
-               shape.n, shape.k, shape.m_padded, shape.n_padded, shape.k_padded, (double)run.alpha,
-               (double)run.beta, options->seed);
-        printf("%-8s median %.3f ms, min %.3f ms over %d runs: %s %s\n",
-               options->kernel == KERNEL_NAIVE ? "naive" : "d_gemm", timing.median_ms, timing.min_ms,
-               options->iterations, report_get(&report, "rate"), RATE_UNIT);
-        if (cublas_ran)
-            printf("cuBLAS   median %.3f ms: %s %s; this kernel reaches %.1f%% of it\n", cublas_timing.median_ms,
-                   report_get(&report, "cublas_rate"), RATE_UNIT, 100.0 * cublas_timing.median_ms / timing.median_ms);
-        else if (options->cublas)
-            printf("cuBLAS   not available for %s\n", TYPE_NAME);
-        printf("host     pad %.1f ms, copy to GPU %.1f ms, copy back %.1f ms, extract %.1f ms, reference %.1f ms\n",
-               pad_ms, h2d_ms, d2h_ms, extract_ms, reference_ms);
-        if (verify == VERIFY_OFF)
-            printf("verify   off\n");
-        else
-            printf("verify   %s reference: %s, %lld of %zu elements outside their bound; worst C[%d][%d]: "
-                   "error %.3e, bound %.3e\n", verify == VERIFY_CPU ? "cpu" : "gpu",
-                   verdict.failures ? "FAIL" : "PASS", verdict.failures, count_c, verdict.worst_i,
-                   verdict.worst_j, verdict.worst_error, verdict.worst_bound);
-    }
-
-    if (PREPARE_A)
-        CHECK_CUDA(cudaFree(run.a_tiled));
-    if (PREPARE_B)
-        CHECK_CUDA(cudaFree(run.b_tiled));
-    CHECK_CUDA(cudaFree(run.a));
-    CHECK_CUDA(cudaFree(run.b));
-    CHECK_CUDA(cudaFree(run.c));
-    free(a);
-    free(b);
-    free(c_in);
-    free(c_out);
-    free(a_padded);
-    free(b_padded);
-    free(c_padded);
-    free(expected);
-    free(bound);
-    return verdict.failures ? EXIT_VERIFY_FAILED : 0;
+    free_gemm(&gemm);
+    return gemm.verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 3529 "gemm.md"
+#line 3637 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -2237,16 +2291,14 @@ static int run_peak(const Options *options, const Gpu *gpu)
         printf("%s, WMMA %s on %s: mma_sync from registers runs at %.1f %s (median of %d runs, %.3f ms)\n",
                TYPE_NAME, SHAPE_NAME, gpu->properties.name, rate, RATE_UNIT, options->iterations, timing.median_ms);
     } else {
+        const Field fields[] = {
+            TEXT("mode", "peak"),     TEXT("type", TYPE_NAME),   TEXT("mnk", SHAPE_NAME),
+            REAL("median_ms", "%.6f", timing.median_ms),         REAL("rate", "%.3f", rate),
+            TEXT("unit", RATE_UNIT),  TEXT("gpu", gpu->properties.name),
+            INTEGER("cc", gpu->cc),   INTEGER("sms", gpu->properties.multiProcessorCount),
+        };
         Report report = {{NULL}, {{0}}, 0};
-        report_add(&report, "mode", "peak");
-        report_add(&report, "type", "%s", TYPE_NAME);
-        report_add(&report, "mnk", "%s", SHAPE_NAME);
-        report_add(&report, "median_ms", "%.6f", timing.median_ms);
-        report_add(&report, "rate", "%.3f", rate);
-        report_add(&report, "unit", "%s", RATE_UNIT);
-        report_add(&report, "gpu", "%s", gpu->properties.name);
-        report_add(&report, "cc", "%d", gpu->cc);
-        report_add(&report, "sms", "%d", gpu->properties.multiProcessorCount);
+        report_fields(&report, fields, sizeof fields / sizeof fields[0]);
         report_print(&report, options->format);
     }
     CHECK_CUDA(cudaFree(peak.a));
@@ -2255,7 +2307,8 @@ static int run_peak(const Options *options, const Gpu *gpu)
     free(host);
     return 0;
 }
-#line 3593 "gemm.md"
+/* ==== Testing the host code without a GPU ==== */
+#line 3699 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
@@ -2308,13 +2361,8 @@ static void test_tf32_round(void)
     expect(isinf(tf32_round(INFINITY)) && isnan(tf32_round(NAN)), "tf32: infinity and NaN pass through");
 }
 
-#if IS_INTEGER
-#define INPUT_FROM_INT(v) ((input_t)(v))
-#define ACCUM_FROM_INT(v) ((accum_t)(v))
-#else
-#define INPUT_FROM_INT(v) INPUT_FROM_FLOAT((float)(v))
+#define INPUT_FROM_INT(v) INPUT_FROM_FLOAT((float)(v))   /* exact for the small values of these tests */
 #define ACCUM_FROM_INT(v) ACCUM_FROM_FLOAT((float)(v))
-#endif
 
 /* A 3x4 times 4x2 product small enough to check by hand; every value is exact in every type. */
 static void test_reference(void)
@@ -2331,10 +2379,10 @@ static void test_reference(void)
     int all_ok = 1;
     for (int i = 0; i < 3; i++)
         for (int kk = 0; kk < 4; kk++)
-            a[A_INDEX(i, kk, shape.cols_a_padded)] = INPUT_FROM_INT(a_logical[i][kk]);
+            a[a_index(i, kk, shape.cols_a_padded)] = INPUT_FROM_INT(a_logical[i][kk]);
     for (int kk = 0; kk < 4; kk++)
         for (int j = 0; j < 2; j++)
-            b[B_INDEX(kk, j, shape.cols_b_padded)] = INPUT_FROM_INT(b_logical[kk][j]);
+            b[b_index(kk, j, shape.cols_b_padded)] = INPUT_FROM_INT(b_logical[kk][j]);
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 2; j++)
             c[(size_t)i * shape.n_padded + j] = ACCUM_FROM_INT(1);
@@ -2360,23 +2408,25 @@ static void test_reference(void)
     free(a);
     free(b);
     free(c);
+}
 
-#if IS_INTEGER
-    /* One element past int32: K products of the largest magnitude, times 3, minus 5 * 7. */
-#if defined(U8_IN_I32_OUT)
-    const int k = 140000, value = 255;
-#else
-    const int k = 140000, value = -128;
-#endif
-    shape = make_shape(1, 1, k, 16, 16, 16);
-    a = (input_t *)calloc((size_t)shape.rows_a_padded * shape.cols_a_padded, sizeof(input_t));
-    b = (input_t *)calloc((size_t)shape.rows_b_padded * shape.cols_b_padded, sizeof(input_t));
-    c = (accum_t *)calloc((size_t)shape.m_padded * shape.n_padded, sizeof(accum_t));
+/* Integer types: one element past int32, K products of the largest magnitude, times 3, minus 5 * 7. */
+static void test_int32_wrap(void)
+{
+    if (!IS_INTEGER)
+        return;
+    const int k = 140000, value = INT_INPUT_LOW == 0 ? 255 : -128;
+    Shape shape = make_shape(1, 1, k, 16, 16, 16);
+    input_t *a = (input_t *)calloc((size_t)shape.rows_a_padded * shape.cols_a_padded, sizeof(input_t));
+    input_t *b = (input_t *)calloc((size_t)shape.rows_b_padded * shape.cols_b_padded, sizeof(input_t));
+    accum_t *c = (accum_t *)calloc((size_t)shape.m_padded * shape.n_padded, sizeof(accum_t));
+    exact_t result[1];
+    double bound[1];
     for (int kk = 0; kk < k; kk++) {
-        a[A_INDEX(0, kk, shape.cols_a_padded)] = (input_t)value;
-        b[B_INDEX(kk, 0, shape.cols_b_padded)] = (input_t)value;
+        a[a_index(0, kk, shape.cols_a_padded)] = INPUT_FROM_INT(value);
+        b[b_index(kk, 0, shape.cols_b_padded)] = INPUT_FROM_INT(value);
     }
-    c[0] = 7;
+    c[0] = ACCUM_FROM_INT(7);
     reference_cpu(a, b, c, shape, 3, -5, result, bound);
     long long exact = 3LL * k * value * value - 35, low = exact % 4294967296LL;
     if (low >= 2147483648LL)
@@ -2385,20 +2435,19 @@ static void test_reference(void)
     free(a);
     free(b);
     free(c);
-#endif
 }
 
 static void test_error_bound(void)
 {
-#if IS_INTEGER
-    expect(error_bound(100.0, 10.0, 50.0, 4096) == 0.0, "bound: integer results must be exact");
-#else
+    if (IS_INTEGER) {
+        expect(error_bound(100.0, 10.0, 50.0, 4096) == 0.0, "bound: integer results must be exact");
+        return;
+    }
     expect(error_bound(0.0, 0.0, 0.0, 4096) == 0.0, "bound: zero terms allow zero error");
     expect(error_bound(100.0, 0.0, 0.0, 4096) > error_bound(100.0, 0.0, 0.0, 64),
            "bound: grows with K");
     expect(error_bound(100.0, 0.0, 0.0, 4096) < 100.0 * 0.5,
            "bound: at K=4096 it stays below half the sum of |products| (a lost term would show)");
-#endif
 }
 
 static void test_parse(void)
@@ -2425,10 +2474,9 @@ static void test_parse(void)
         snprintf(what, sizeof what, "parse: rejects '%s%s%s'", argv[1], argc > 2 ? " " : "", argc > 2 ? argv[2] : "");
         expect(parse_options(argc, argv, &options, error, sizeof error) != 0 && error[0] != '\0', what);
     }
-#if IS_INTEGER
     char *fraction[] = {(char *)"gemm", (char *)"--alpha=1.5"};
-    expect(parse_options(2, fraction, &options, error, sizeof error) != 0, "parse: integer types reject alpha=1.5");
-#endif
+    if (IS_INTEGER)
+        expect(parse_options(2, fraction, &options, error, sizeof error) != 0, "parse: integer types reject alpha=1.5");
 }
 
 static void test_inputs_and_shapes(void)
@@ -2439,7 +2487,7 @@ static void test_inputs_and_shapes(void)
     fill_input(other, 256, 8, 1);
     int nonzero = 0;
     for (int e = 0; e < 256; e++)
-        nonzero += input_value(first[e]) != 0.0;
+        nonzero += INPUT_TO_DOUBLE(first[e]) != 0.0;
     expect(memcmp(first, second, sizeof first) == 0, "inputs: the same seed gives the same matrix");
     expect(memcmp(first, other, sizeof first) != 0, "inputs: another seed gives another matrix");
     expect(nonzero > 200, "inputs: not all zero");
@@ -2524,6 +2572,7 @@ static int self_test(void)
     test_padding(1000, 777, 1024, 1024);
     test_tf32_round();
     test_reference();
+    test_int32_wrap();
     test_error_bound();
     test_parse();
     test_inputs_and_shapes();
@@ -2532,7 +2581,8 @@ static int self_test(void)
     printf("self-test: %d failed\n", self_test_failures);
     return self_test_failures ? 1 : 0;
 }
-#line 3878 "gemm.md"
+/* ==== main ==== */
+#line 3980 "gemm.md"
 int main(int argc, char **argv)
 {
     Options options;

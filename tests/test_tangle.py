@@ -10,6 +10,7 @@ import io
 import json
 import os
 import random
+import re
 import shutil
 import stat
 import subprocess
@@ -64,6 +65,9 @@ def check_mapping(test, md_lines, out_text, md_name, entries):
     expected_next = 2
     for position, entry in enumerate(entries):
         test.assertEqual(entry["index"], position)
+        if entry["cu_first"] == expected_next + 2:   # a chapter banner before the #line
+            test.assertRegex(out_lines[expected_next - 1], r"^/\* ==== .+ ==== \*/$")
+            expected_next += 1
         test.assertEqual(entry["cu_first"], expected_next + 1)
         test.assertEqual(out_lines[entry["cu_first"] - 2],
                          f'#line {entry["md_first"]} "{md_name}"')
@@ -347,12 +351,49 @@ class OutputTest(TempDirTest):
         self.assertEqual(self.read("out/gemm.cu"),
                          "// out/gemm.cu: generated from doc.md by tangle.py. "
                          "Edit doc.md, not this file.\n"
+                         "/* ==== Title ==== */\n"
                          '#line 4 "doc.md"\n'
                          "#include <cstdio>\n"
                          '#line 10 "doc.md"\n'
                          "int main() {\n"
                          "    return 0;\n"
                          "}\n")
+
+    def test_a_banner_opens_each_chapter_with_code(self):
+        """One banner per level-1 heading, before its first block; none for a chapter
+        without code, a level-2 heading, a heading in a code block or in a paragraph."""
+        out = self.tangle_ok(doc('''
+            # Intro, no code
+
+            # The `d_gemm` kernel {#kernel}
+
+            ```cuda
+            a();
+            ```
+
+            ## A section
+
+            ```cuda
+            b();
+            ```
+
+            ```text
+            # not a heading
+            ```
+
+            Text
+            # not a heading either
+
+            # Last #
+
+            ```cuda
+            c();
+            ```
+            '''))
+        self.assertEqual(re.findall(r"^/\*.*\*/$", out, re.MULTILINE),
+                         ["/* ==== The d_gemm kernel ==== */", "/* ==== Last ==== */"])
+        self.assertIn("/* ==== The d_gemm kernel ==== */\n#line 6 ", out)
+        self.assertIn("/* ==== Last ==== */\n#line 25 ", out)
 
     def test_defaults_are_gemm_md_and_out_gemm_cu(self):
         self.write("gemm.md", "```cuda\nx();\n```\n")
