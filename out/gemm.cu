@@ -481,7 +481,7 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
     }
 }
 /* ==== d_gemm: the tiled kernel ==== */
-#line 1046 "gemm.md"
+#line 1047 "gemm.md"
 /* One tile configuration: a row of tile_table below. */
 typedef struct {
     int family;                      /* which type pairs it is for (below) */
@@ -529,7 +529,7 @@ __host__ __device__ constexpr Tile tile_table(int row)
 #else
 #define TILE_FAMILY TILES_16BIT   /* fp16 and bf16 with float accumulators */
 #endif
-#line 1101 "gemm.md"
+#line 1102 "gemm.md"
 __host__ __device__ constexpr int tile_count(void)
 {
     int count = 0;
@@ -549,7 +549,7 @@ __host__ __device__ constexpr Tile tile_row(int index)
 
 #define TILES tile_count()
 static_assert(TILES >= 1 && TILES <= 4, "every type pair has one to four tile configurations");
-#line 1161 "gemm.md"
+#line 1162 "gemm.md"
 #define TILE_TRANSPOSE_A (IS_INTEGER ? 0 : TRANSPOSE_A)   /* int8: A as M x K */
 #define TILE_TRANSPOSE_B (IS_INTEGER ? 1 : TRANSPOSE_B)   /* int8: B as N x K */
 #define PRETRANSPOSE_A (TILE_TRANSPOSE_A != TRANSPOSE_A)
@@ -562,7 +562,7 @@ typedef wmma::fragment<wmma::matrix_a, FRAG_M, FRAG_N, FRAG_K, frag_t, Layout<TI
 typedef wmma::fragment<wmma::matrix_b, FRAG_M, FRAG_N, FRAG_K, frag_t, Layout<TILE_TRANSPOSE_B>::type> tile_fragment_b;
 #define TILE_FRAG_ROW_A (TILE_TRANSPOSE_A ? FRAG_M : FRAG_K)   /* a fragment's extent along a stored row */
 #define TILE_FRAG_ROW_B (TILE_TRANSPOSE_B ? FRAG_K : FRAG_N)
-#line 1210 "gemm.md"
+#line 1211 "gemm.md"
 #if IS_INTEGER
 #define TRANSPOSE_ROWS 64    /* K per tile */
 #define TRANSPOSE_COLS 128   /* M or N per tile */
@@ -622,7 +622,7 @@ static void transpose_on_gpu(const input_t *in, input_t *out, int rows, int cols
     CHECK_LAUNCH();
 }
 #endif
-#line 1274 "gemm.md"
+#line 1275 "gemm.md"
 #if PREROUND
 __global__ void d_round_tf32(const float *__restrict__ in, float *__restrict__ out, size_t count)
 {
@@ -637,7 +637,7 @@ static void round_on_gpu(const input_t *in, input_t *out, int rows, int cols)
     CHECK_LAUNCH();
 }
 #endif
-#line 1324 "gemm.md"
+#line 1325 "gemm.md"
 /* Offset of element (row, col) of a slab `rows` high, cut into panels `panel` elements wide with rows
    `ld` apart. */
 __host__ __device__ constexpr int tile_offset(int row, int col, int rows, int panel, int ld)
@@ -676,7 +676,7 @@ __host__ __device__ constexpr int b_offset(Slab b, int kk, int j)
 {
     return TILE_TRANSPOSE_B ? tile_offset(j, kk, b.rows, b.panel, b.ld) : tile_offset(kk, j, b.rows, b.panel, b.ld);
 }
-#line 1373 "gemm.md"
+#line 1374 "gemm.md"
 typedef struct {
     int block_m, block_n, block_k, warps_n, stages, in_flight, cluster;   /* from the table */
     int threads, warp_tile_m, warp_tile_n, frags_m, frags_n;
@@ -715,7 +715,7 @@ __host__ __device__ constexpr TileGeometry tile_geometry(int index)
     tile.shared_bytes = tile.barrier_offset + (tile.b_by_threads ? 3 : 2) * row.stages * (int)sizeof(unsigned long long);
     return tile;
 }
-#line 1436 "gemm.md"
+#line 1437 "gemm.md"
 /* The 32-bit shared-memory address that PTX instructions naming .shared take. */
 __device__ static inline unsigned shared_address(const void *pointer)
 {
@@ -739,7 +739,7 @@ __device__ static inline void copy_async(void *shared_destination, const void *g
         *(uint2 *)shared_destination = *(const uint2 *)global_source;
 #endif
 }
-#line 1480 "gemm.md"
+#line 1481 "gemm.md"
 /* Elements per copy: 16 bytes, or the whole row of a panel narrower than that. */
 __host__ __device__ constexpr int chunk_elems(int panel)
 {
@@ -800,7 +800,7 @@ __device__ static inline void load_stage(input_t *a_tile, input_t *b_tile, const
         copy_slab_async<tile.threads, b.rows, b.cols, b.panel, b.ld>(
             b_tile + b_plan->offset, b_plan->source + element_index(TILE_TRANSPOSE_B, k0, 0, b_plan->ld), b_plan->ld);
 }
-#line 1622 "gemm.md"
+#line 1623 "gemm.md"
 /* Copies a box of the tensor to shared memory, to the same offset in every block of mask (0: this block
    only); each destination's barrier at the barrier's offset counts the bytes. */
 __device__ static inline void copy_tensor(void *shared_destination, const CUtensorMap *map, int row, int panel,
@@ -848,7 +848,7 @@ __device__ static inline void load_stage_tensor(input_t *a_tile, input_t *b_tile
     if (with_b)
         copy_tensor(b_tile, b_map, b_row, b_panel, full, 0);
 }
-#line 1720 "gemm.md"
+#line 1721 "gemm.md"
 /* The wmma.load instruction for a matrix ("a" or "b") in a layout ("row" or "col"), from shared memory. */
 #define PTX_LOAD(matrix, layout) "wmma.load." matrix ".sync.aligned." layout "." PTX_SHAPE ".shared." PTX_TYPE
 
@@ -897,7 +897,7 @@ __device__ static inline void load_shared_b(tile_fragment_b &fragment, const inp
     wmma::load_matrix_sync(fragment, pointer, ldm);
 #endif
 }
-#line 1780 "gemm.md"
+#line 1781 "gemm.md"
 template <int TILE>
 __device__ static inline void multiply_stage(fragment_c (&acc)[tile_geometry(TILE).frags_m][tile_geometry(TILE).frags_n],
                                              const input_t *a_tile, const input_t *b_tile, int warp_row, int warp_col)
@@ -920,7 +920,7 @@ __device__ static inline void multiply_stage(fragment_c (&acc)[tile_geometry(TIL
                 wmma::mma_sync(acc[i][j], a_frag[i], b_frag[j], acc[i][j]);
     }
 }
-#line 1818 "gemm.md"
+#line 1819 "gemm.md"
 #define C_VECTOR (16 / sizeof(accum_t))   /* accumulator elements per 16 bytes */
 
 typedef union {
@@ -956,7 +956,7 @@ __device__ static inline void store_tile(fragment_c (&acc)[tile_geometry(TILE).f
         __syncwarp();   /* the staging area is rewritten for the next row of fragments */
     }
 }
-#line 1870 "gemm.md"
+#line 1871 "gemm.md"
 #define GROUP_ROWS 8
 
 /* Block `block` of the grid takes block tile (block_row, block_col) of a blocks_m x blocks_n grid of them;
@@ -971,7 +971,7 @@ __device__ static inline void block_position(int block, int cluster, int blocks_
     *block_row = first_row + in_group % rows_in_group;
     *block_col = in_group / rows_in_group * cluster + block % cluster;
 }
-#line 1979 "gemm.md"
+#line 1980 "gemm.md"
 #if __CUDA_ARCH__ >= 900
 #define USE_TMA 1   /* slabs by the copy engine, A shared by the cluster */
 #else
@@ -1061,7 +1061,7 @@ __device__ static inline void barrier_wait(unsigned long long *barrier, int use)
     __syncthreads();
 #endif
 }
-#line 2088 "gemm.md"
+#line 2089 "gemm.md"
 /* What the loop's producer side needs: where the slabs go, how their arrival is counted, where they come from. */
 typedef struct {
     input_t *a_tiles, *b_tiles;         /* `stages` slabs of each */
@@ -1103,7 +1103,7 @@ __device__ static inline void release_slab(unsigned long long *empty, int cluste
     if (threadIdx.x % 32 == 0)
         barrier_arrive(empty, cluster);
 }
-#line 2136 "gemm.md"
+#line 2137 "gemm.md"
 template <int TILE>
 __global__ void __launch_bounds__(tile_geometry(TILE).threads, 1)
 d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__restrict__ c,
@@ -1169,7 +1169,7 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
     cluster_sync();   /* the other blocks may still arrive on our barriers: stay until they are done */
 }
 /* ==== How fast can the tensor cores go? ==== */
-#line 2223 "gemm.md"
+#line 2224 "gemm.md"
 #define PEAK_CHAINS 8
 #define PEAK_WARPS 8
 #define PEAK_LD 64   /* elements per row of the peak operands: a multiple of 16 bytes for every type */
@@ -1199,10 +1199,10 @@ d_peak(const input_t *a, const input_t *b, accum_t *c, int iterations)
     wmma::store_matrix_sync(c + (size_t)warp * FRAG_M * FRAG_N, acc[0], FRAG_N, wmma::mem_row_major);
 }
 /* ==== Verification ==== */
-#line 2273 "gemm.md"
+#line 2274 "gemm.md"
 #define INPUT_TO_EXACT(x) (IS_INTEGER ? (exact_t)(x) : (exact_t)INPUT_TO_DOUBLE(x))
 #define ACCUM_TO_EXACT(x) (IS_INTEGER ? (exact_t)(x) : (exact_t)ACCUM_TO_DOUBLE(x))
-#line 2310 "gemm.md"
+#line 2311 "gemm.md"
 __host__ __device__ constexpr double unit_roundoff(void)
 {
     /*                       F16_IN_F32_OUT  F16_IN_OUT  U8    I8    BF16_IN_F32_OUT  TF32_IN_F32_OUT  F64_IN_OUT */
@@ -1220,7 +1220,7 @@ __host__ __device__ static inline double error_bound(double abs_products, double
 {
     return 2.0 * unit_roundoff() * (rounding_steps(k) * abs_products + abs_beta_c) + unit_roundoff() * abs_result;
 }
-#line 2346 "gemm.md"
+#line 2347 "gemm.md"
 __host__ __device__ static inline long long scale_exact(long long alpha, long long sum, long long beta,
                                                         long long old)
 {
@@ -1271,7 +1271,7 @@ __global__ void d_gemm_reference(const input_t *a, const input_t *b, const accum
         reference_element(a, b, c_in, shape, alpha, beta, i, j,
                           &result[(size_t)i * shape.n + j], &bound[(size_t)i * shape.n + j]);
 }
-#line 2405 "gemm.md"
+#line 2406 "gemm.md"
 typedef struct {
     long long failures;
     double worst_error, worst_bound, worst_ratio;
@@ -1302,7 +1302,7 @@ static Verdict compare_results(const accum_t *c_out, const exact_t *expected, co
     return verdict;
 }
 /* ==== The harness ==== */
-#line 2471 "gemm.md"
+#line 2472 "gemm.md"
 enum { KERNEL_FAST, KERNEL_NAIVE };
 enum { VERIFY_AUTO, VERIFY_CPU, VERIFY_GPU, VERIFY_OFF };
 enum { FORMAT_TEXT, FORMAT_KV, FORMAT_CSV };
@@ -1322,7 +1322,7 @@ typedef struct {
     const char *dump_prefix;
     int shared_limit;   /* bytes of shared memory per block to pretend the GPU has; 0: what it has */
 } Options;
-#line 2499 "gemm.md"
+#line 2500 "gemm.md"
 static int parse_integer(const char *text, long long low, long long high, long long *value)
 {
     char *end;
@@ -1503,7 +1503,7 @@ static void print_usage(FILE *out)
             "             4 out of memory, 5 CUDA or cuBLAS error, 6 file error\n",
             TYPE_NAME, SHAPE_NAME, TRANSPOSE_A, TRANSPOSE_B, MAX_PRINT_DIMENSION);
 }
-#line 2702 "gemm.md"
+#line 2703 "gemm.md"
 static uint64_t next_random(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
@@ -1538,7 +1538,7 @@ static void fill_accum(accum_t *x, size_t count, uint64_t seed, uint64_t stream)
     for (size_t e = 0; e < count; e++)
         x[e] = ACCUM_FROM_FLOAT(IS_INTEGER ? (float)random_int(&state, -128, 127) : (float)random_uniform(&state));
 }
-#line 2761 "gemm.md"
+#line 2762 "gemm.md"
 /* d_gemm for each tile configuration of this type pair; NULL past the last. */
 #define GEMM_KERNEL(index) ((index) < TILES ? (const void *)d_gemm<(index) < TILES ? (index) : 0> : NULL)
 static const void *const GEMM_KERNELS[4] = {GEMM_KERNEL(0), GEMM_KERNEL(1), GEMM_KERNEL(2), GEMM_KERNEL(3)};
@@ -1605,7 +1605,7 @@ static void select_gpu(Gpu *gpu, const Options *options)
         CHECK_CUDA(cudaFuncSetAttribute(GEMM_KERNELS[gpu->tile], cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         tile_geometry(gpu->tile).shared_bytes));
 }
-#line 2838 "gemm.md"
+#line 2839 "gemm.md"
 static void *allocate(size_t bytes, const char *what)
 {
     void *memory = malloc(bytes > 0 ? bytes : 1);
@@ -1622,7 +1622,7 @@ static void check_device_memory(double bytes_needed)
         die(EXIT_NO_MEMORY, "this run needs %.2f GiB of device memory; %.2f GiB of %.2f GiB are free",
             bytes_needed / 0x1p30, free_bytes / 0x1p30, total_bytes / 0x1p30);
 }
-#line 2866 "gemm.md"
+#line 2867 "gemm.md"
 typedef struct {
     double median_ms, min_ms;
 } Timing;
@@ -1664,7 +1664,7 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
     free(times);
     return timing;
 }
-#line 2930 "gemm.md"
+#line 2931 "gemm.md"
 typedef struct {
     Shape shape;
     int kernel;
@@ -1764,7 +1764,7 @@ static void launch_gemm(const void *context)
     }
     CHECK_LAUNCH();
 }
-#line 3046 "gemm.md"
+#line 3047 "gemm.md"
 typedef struct {
     int available;                  /* cuBLAS has no unsigned int8 GEMM */
     cudaDataType input, output;     /* of A and B, of C */
@@ -1803,7 +1803,7 @@ static void launch_cublas(const void *context)
                                   cublas->run.c, types.output, shape->n_padded, types.compute,
                                   CUBLAS_GEMM_DEFAULT);
 }
-#line 3098 "gemm.md"
+#line 3099 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -1830,7 +1830,7 @@ static void write_npy(const char *prefix, const char *name, const char *descr, c
         die(EXIT_IO_ERROR, "cannot write %s: %s", path, strerror(saved));
     }
 }
-#line 3132 "gemm.md"
+#line 3133 "gemm.md"
 typedef struct {
     const char *input, *accum;   /* NumPy's type strings for A and B, and for C */
     int widen;                   /* 1: NumPy has no such type; A and B are widened, exactly, to float32 */
@@ -1866,7 +1866,7 @@ static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, 
         free(widened);
     }
 }
-#line 3176 "gemm.md"
+#line 3177 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -1961,7 +1961,7 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 3282 "gemm.md"
+#line 3283 "gemm.md"
 typedef struct {
     Shape shape;
     int verify;                                          /* VERIFY_CPU, VERIFY_GPU or VERIFY_OFF */
@@ -1983,7 +1983,7 @@ static double milliseconds_since(double start)
 {
     return (seconds_now() - start) * 1e3;
 }
-#line 3311 "gemm.md"
+#line 3312 "gemm.md"
 static Shape gemm_shape(int m, int n, int k, int tile_index)
 {
     TileGeometry tile = tile_geometry(tile_index);
@@ -2009,7 +2009,7 @@ static void plan_memory(Gemm *gemm, const Options *options, const Gpu *gpu)
                         gemm->bytes_c_padded * (gemm->use_cublas ? 2.0 : 1.0) +
                         (gemm->verify == VERIFY_GPU ? (double)gemm->count_c * (sizeof(exact_t) + sizeof(double)) : 0.0));
 }
-#line 3342 "gemm.md"
+#line 3343 "gemm.md"
 static void make_inputs(Gemm *gemm, const Options *options)
 {
     gemm->a = (input_t *)allocate(gemm->count_a * sizeof(input_t), "A");
@@ -2024,7 +2024,7 @@ static void make_inputs(Gemm *gemm, const Options *options)
         write_npy(options->dump_prefix, "C_in", NPY_ACCUM, gemm->c_in, gemm->shape.m, gemm->shape.n, sizeof(accum_t));
     }
 }
-#line 3364 "gemm.md"
+#line 3365 "gemm.md"
 static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2063,7 +2063,7 @@ static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
     CHECK_CUDA(cudaMemcpy(run->c, gemm->c_padded, gemm->bytes_c_padded, cudaMemcpyHostToDevice));
     gemm->h2d_ms = milliseconds_since(start);
 }
-#line 3409 "gemm.md"
+#line 3410 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -2095,7 +2095,7 @@ static void compute_reference(Gemm *gemm)
         reference_gpu(run, (exact_t)run->alpha, (exact_t)run->beta, gemm->expected, gemm->bound);
     gemm->reference_ms = milliseconds_since(start);
 }
-#line 3446 "gemm.md"
+#line 3447 "gemm.md"
 static void run_once_and_check(Gemm *gemm, const Options *options)
 {
     const Shape *shape = &gemm->shape;
@@ -2112,7 +2112,7 @@ static void run_once_and_check(Gemm *gemm, const Options *options)
     if (options->dump_prefix)
         write_npy(options->dump_prefix, "C_out", NPY_ACCUM, gemm->c_out, shape->m, shape->n, sizeof(accum_t));
 }
-#line 3469 "gemm.md"
+#line 3470 "gemm.md"
 static void time_kernels(Gemm *gemm, const Options *options)
 {
     const Shape *shape = &gemm->shape;
@@ -2134,7 +2134,7 @@ static void time_kernels(Gemm *gemm, const Options *options)
     CHECK_CUBLAS(cublasDestroy(cublas.handle));
     CHECK_CUDA(cudaFree(cublas.run.c));
 }
-#line 3497 "gemm.md"
+#line 3498 "gemm.md"
 #define RATE(timing, operations) ((operations) / ((timing).median_ms * 1e-3) / 1e12)
 
 static void report_gemm(Report *report, const Gemm *gemm, const Options *options, const Gpu *gpu)
@@ -2177,7 +2177,7 @@ static void report_gemm(Report *report, const Gemm *gemm, const Options *options
     };
     report_fields(report, fields, sizeof fields / sizeof fields[0]);
 }
-#line 3548 "gemm.md"
+#line 3549 "gemm.md"
 static void print_text_report(const Report *report, const Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2227,7 +2227,7 @@ static void free_gemm(Gemm *gemm)
     for (size_t h = 0; h < sizeof host / sizeof host[0]; h++)
         free(host[h]);
 }
-#line 3602 "gemm.md"
+#line 3603 "gemm.md"
 static int run_gemm(const Options *options, const Gpu *gpu)
 {
     Gemm gemm;
@@ -2254,7 +2254,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     free_gemm(&gemm);
     return gemm.verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 3638 "gemm.md"
+#line 3639 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -2308,7 +2308,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     return 0;
 }
 /* ==== Testing the host code without a GPU ==== */
-#line 3700 "gemm.md"
+#line 3701 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
@@ -2582,7 +2582,7 @@ static int self_test(void)
     return self_test_failures ? 1 : 0;
 }
 /* ==== main ==== */
-#line 3981 "gemm.md"
+#line 3982 "gemm.md"
 int main(int argc, char **argv)
 {
     Options options;
