@@ -34,8 +34,8 @@
  *   Verification                      the references, the error bound, the comparison
  *   The harness                       options, inputs, the GPU, timing, launches, cuBLAS, .npy, the report,
  *                                     run_gemm in phases, run_peak
- *   Testing the host code             --self-test
  *   main
+ *   Appendix: testing the host code   --self-test
  */
 /* ==== Configuration ==== */
 #line 199 "gemm.md"
@@ -2312,8 +2312,28 @@ static int run_peak(const Options *options, const Gpu *gpu)
     free(host);
     return 0;
 }
-/* ==== Testing the host code without a GPU ==== */
-#line 3707 "gemm.md"
+/* ==== main ==== */
+#line 3708 "gemm.md"
+static int self_test(void);   /* the appendix */
+
+int main(int argc, char **argv)
+{
+    Options options;
+    char error[256] = "";
+    if (parse_options(argc, argv, &options, error, sizeof error) != 0)
+        die(EXIT_USAGE, "%s (see gemm --help)", error);
+    if (options.help) {
+        print_usage(stdout);
+        return 0;
+    }
+    if (options.self_test)
+        return self_test();
+    Gpu gpu;
+    select_gpu(&gpu, &options);
+    return options.peak ? run_peak(&options, &gpu) : run_gemm(&options, &gpu);
+}
+/* ==== Appendix: testing the host code without a GPU ==== */
+#line 3972 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
@@ -2585,22 +2605,4 @@ static int self_test(void)
     test_npy();
     printf("self-test: %d failed\n", self_test_failures);
     return self_test_failures ? 1 : 0;
-}
-/* ==== main ==== */
-#line 3988 "gemm.md"
-int main(int argc, char **argv)
-{
-    Options options;
-    char error[256] = "";
-    if (parse_options(argc, argv, &options, error, sizeof error) != 0)
-        die(EXIT_USAGE, "%s (see gemm --help)", error);
-    if (options.help) {
-        print_usage(stdout);
-        return 0;
-    }
-    if (options.self_test)
-        return self_test();
-    Gpu gpu;
-    select_gpu(&gpu, &options);
-    return options.peak ? run_peak(&options, &gpu) : run_gemm(&options, &gpu);
 }
