@@ -2334,7 +2334,7 @@ int main(int argc, char **argv)
     return options.peak ? run_peak(&options, &gpu) : run_gemm(&options, &gpu);
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 4038 "gemm.md"
+#line 4032 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
