@@ -791,10 +791,10 @@ __device__ static inline void copy_slab_async(input_t *destination, const input_
                 source + (size_t)row_pass * rows_per_pass * ld + column_pass * column_step);
 }
 
-/* Every thread of the block copies its chunks of slab k_tile of A, of B, or of both. */
+/* Every thread of the block copies its chunks of slab k_tile of B, and of A unless the copy engine brings it. */
 template <int TILE>
 __device__ static inline void load_stage(input_t *a_tile, input_t *b_tile, const CopyPlan *a_plan,
-                                         const CopyPlan *b_plan, int k_tile, bool with_a, bool with_b)
+                                         const CopyPlan *b_plan, int k_tile, bool with_a)
 {
     constexpr TileGeometry tile = tile_geometry(TILE);
     constexpr Slab a = tile.a, b = tile.b;
@@ -802,11 +802,10 @@ __device__ static inline void load_stage(input_t *a_tile, input_t *b_tile, const
     if (with_a)
         copy_slab_async<tile.threads, a.rows, a.cols, a.panel, a.ld>(
             a_tile + a_plan->offset, a_plan->source + element_index(TILE_TRANSPOSE_A, 0, k0, a_plan->ld), a_plan->ld);
-    if (with_b)
-        copy_slab_async<tile.threads, b.rows, b.cols, b.panel, b.ld>(
-            b_tile + b_plan->offset, b_plan->source + element_index(TILE_TRANSPOSE_B, k0, 0, b_plan->ld), b_plan->ld);
+    copy_slab_async<tile.threads, b.rows, b.cols, b.panel, b.ld>(
+        b_tile + b_plan->offset, b_plan->source + element_index(TILE_TRANSPOSE_B, k0, 0, b_plan->ld), b_plan->ld);
 }
-#line 1690 "gemm.md"
+#line 1689 "gemm.md"
 /* Copies a box of the tensor to shared memory, to the same offset in every block of mask (0: this block
    only); each destination's barrier at the barrier's offset counts the bytes. */
 __device__ static inline void copy_tensor(void *shared_destination, const CUtensorMap *map, int row, int panel,
@@ -854,7 +853,7 @@ __device__ static inline void load_stage_tensor(input_t *a_tile, input_t *b_tile
     if (with_b)
         copy_tensor(b_tile, b_map, b_row, b_panel, full, 0);
 }
-#line 1788 "gemm.md"
+#line 1787 "gemm.md"
 /* The wmma.load instruction for a matrix ("a" or "b") in a layout ("row" or "col"), from shared memory. */
 #define PTX_LOAD(matrix, layout) "wmma.load." matrix ".sync.aligned." layout "." PTX_SHAPE ".shared." PTX_TYPE
 
@@ -903,7 +902,7 @@ __device__ static inline void load_shared_b(tile_fragment_b &fragment, const inp
     wmma::load_matrix_sync(fragment, pointer, ldm);
 #endif
 }
-#line 1848 "gemm.md"
+#line 1847 "gemm.md"
 template <int TILE>
 __device__ static inline void multiply_stage(fragment_c (&acc)[tile_geometry(TILE).frags_m][tile_geometry(TILE).frags_n],
                                              const input_t *a_tile, const input_t *b_tile, int warp_row, int warp_col)
@@ -926,7 +925,7 @@ __device__ static inline void multiply_stage(fragment_c (&acc)[tile_geometry(TIL
                 wmma::mma_sync(acc[i][j], a_frag[i], b_frag[j], acc[i][j]);
     }
 }
-#line 1886 "gemm.md"
+#line 1885 "gemm.md"
 #define C_VECTOR (16 / sizeof(accum_t))   /* accumulator elements per 16 bytes */
 
 typedef union {
@@ -962,7 +961,7 @@ __device__ static inline void store_tile(fragment_c (&acc)[tile_geometry(TILE).f
         __syncwarp();   /* the staging area is rewritten for the next row of fragments */
     }
 }
-#line 1938 "gemm.md"
+#line 1937 "gemm.md"
 #define GROUP_ROWS 8
 
 /* Block `block` of the grid takes block tile (block_row, block_col) of a blocks_m x blocks_n grid of them;
@@ -977,7 +976,7 @@ __device__ static inline void block_position(int block, int cluster, int blocks_
     *block_row = first_row + in_group % rows_in_group;
     *block_col = in_group / rows_in_group * cluster + block % cluster;
 }
-#line 2047 "gemm.md"
+#line 2046 "gemm.md"
 #if __CUDA_ARCH__ >= 900
 #define USE_TMA 1   /* slabs by the copy engine, A shared by the cluster */
 #else
@@ -1007,7 +1006,7 @@ __device__ static inline void barrier_arrive_expect(unsigned long long *barrier,
                  ::"r"(shared_address(barrier)), "r"(bytes) : "memory");
 #endif
 }
-#line 2086 "gemm.md"
+#line 2085 "gemm.md"
 /* One arrival on the barrier at this offset in every block of the cluster (before sm_90: in this block). */
 __device__ static inline void barrier_arrive(unsigned long long *barrier, int cluster)
 {
@@ -1048,7 +1047,7 @@ __device__ static inline unsigned cluster_rank(void)
 #endif
     return rank;
 }
-#line 2132 "gemm.md"
+#line 2131 "gemm.md"
 /* Waits until phase number `use` of the barrier has completed. */
 #if __CUDA_ARCH__ >= 900
 #define BARRIER_TEST "mbarrier.try_wait.parity.shared::cta.b64"
@@ -1090,7 +1089,7 @@ __device__ static inline void request_slab(const Pipeline *pipe, int next)
     if (b_by_threads) {   /* every thread copies its chunks (of both slabs, before sm_90) */
         if (next >= tile.stages)
             barrier_wait(&pipe->empty[s], next / tile.stages - 1);
-        load_stage<TILE>(a_tile, b_tile, &pipe->a_plan, &pipe->b_plan, next, !USE_TMA, true);
+        load_stage<TILE>(a_tile, b_tile, &pipe->a_plan, &pipe->b_plan, next, !USE_TMA);
         barrier_arrive_on_copies(USE_TMA ? &pipe->b_copied[s] : &pipe->full[s]);
     }
     if (USE_TMA && threadIdx.x == next % (tile.threads / 32) * 32) {   /* one thread, a different warp each slab */
