@@ -8,11 +8,14 @@
 #                        with .py or :: (TESTS=tests/test_tangle.py::MapTest)
 #   make gpu-test        every configuration, verified, on a GPU
 #   make bench           benchmark tables, CSV and plot under docs/bench/ (on a GPU)
+#   make steps           the tutorial's steps of d_gemm measured (STEPS=1 builds): docs/bench/steps-<gpu>.csv
+#                        and .svg, and the page's step table (on a GPU; options in STEPS_ARGS)
 #   make html            weave out/gemm.html (needs pandoc)
 #   make clean
 #
 # Variables: TYPE, MNK, TRANSPOSE_A, TRANSPOSE_B choose the configuration
-# without editing gemm.md (make TYPE=BF16_IN_F32_OUT MNK=16x16x16 TRANSPOSE_B=1);
+# without editing gemm.md (make TYPE=BF16_IN_F32_OUT MNK=16x16x16 TRANSPOSE_B=1); STEPS=1 adds the
+# tutorial's steps of d_gemm (--kernel=step1 .. step6);
 # ARCH (e.g. "90", "80 90" or "sm_86"; see below), NVCC, BIN (the binary, default out/gemm), SRC (the
 # source it is built from, default out/gemm.cu; make gpu-test builds broken copies).
 
@@ -74,6 +77,13 @@ endif
 ifneq ($(TRANSPOSE_B),)
 CONFIG += -DTRANSPOSE_B=$(TRANSPOSE_B)
 endif
+# STEPS=1 also builds steps 1 to 6 of d_gemm (--kernel=step1 .. step6): seven kernels per tile
+# configuration instead of one, so seven times the build time (about 55 s instead of 5 for ARCH=90).
+ifeq ($(STEPS),1)
+CONFIG += -DWITH_STEPS=1
+else ifneq ($(filter-out 0,$(STEPS)),)
+$(error STEPS=$(STEPS): use STEPS=1 to build the steps of d_gemm, or leave it out)
+endif
 
 # ptxas advises that the multicast copies d_gemm makes on sm_90 may be slow on
 # some future GPUs (see "The copy engine and thread block clusters"); one line
@@ -82,7 +92,7 @@ NVCCFLAGS := -O3 -std=c++17 -lineinfo --threads 0 -Xcompiler -Wall,-Wextra \
              -Xptxas -suppress-async-bulk-multicast-advisory-warning $(GENCODE) $(CONFIG)
 LDLIBS := -lcublas
 
-.PHONY: all run test gpu-test bench clean print-nvccflags print-gencode
+.PHONY: all run test gpu-test bench steps clean print-nvccflags print-gencode
 all: $(BIN)
 
 out/gemm.cu: gemm.md tangle.py
@@ -123,6 +133,9 @@ gpu-test: out/gemm.cu
 
 bench: out/gemm.cu   # bench.py also draws the plot (docs/bench/plot.py)
 	$(PYTHON) docs/bench/bench.py $(BENCH_ARGS)
+
+steps: out/gemm.cu   # STEPS_ARGS: see python3 docs/bench/steps.py --help (--types, --sizes, --budget, --make-arg)
+	$(PYTHON) docs/bench/steps.py $(STEPS_ARGS)
 
 print-nvccflags:
 	@echo $(NVCCFLAGS)

@@ -38,7 +38,7 @@
  *   Appendix: testing the host code   --self-test
  */
 /* ==== Configuration ==== */
-#line 235 "gemm.md"
+#line 238 "gemm.md"
 #ifndef CONFIG_ON_COMMAND_LINE
 #define F16_IN_F32_OUT
 #define MNK_16x16x16
@@ -50,7 +50,10 @@
 #ifndef TRANSPOSE_B
 #define TRANSPOSE_B 0   /* 1: B is stored N x K and used transposed */
 #endif
-#line 255 "gemm.md"
+#ifndef WITH_STEPS
+#define WITH_STEPS 0    /* 1: also build steps 1 to 6 of d_gemm (--kernel=stepN) */
+#endif
+#line 261 "gemm.md"
 #if defined(F16_IN_F32_OUT) + defined(F16_IN_OUT) + defined(U8_IN_I32_OUT) + \
     defined(I8_IN_I32_OUT) + defined(BF16_IN_F32_OUT) + defined(TF32_IN_F32_OUT) + \
     defined(F64_IN_OUT) == 0
@@ -97,7 +100,7 @@
 #error "TRANSPOSE_B must be 0 or 1"
 #endif
 /* ==== Headers and errors ==== */
-#line 312 "gemm.md"
+#line 318 "gemm.md"
 #include <errno.h>
 #include <float.h>
 #include <getopt.h>
@@ -120,7 +123,7 @@
 #include <mma.h>
 
 namespace wmma = nvcuda::wmma;
-#line 351 "gemm.md"
+#line 357 "gemm.md"
 #define EXIT_VERIFY_FAILED 1
 #define EXIT_USAGE 2
 #define EXIT_NO_GPU 3
@@ -138,7 +141,7 @@ static void die(int status, const char *format, ...)
     va_end(args);
     exit(status);
 }
-#line 378 "gemm.md"
+#line 384 "gemm.md"
 static void cuda_failed(const char *call, cudaError_t status,
                         const char *file, int line)
 {
@@ -163,7 +166,7 @@ static void cuda_failed(const char *call, cudaError_t status,
                 #call, cublasGetStatusString(check_status_));                \
     } while (0)
 /* ==== What each type pair means in C ==== */
-#line 432 "gemm.md"
+#line 438 "gemm.md"
 /* TYPE_PAIR, the row of every per-type table (macros, so that #if can compare them too) */
 #define PAIR_F16_IN_F32_OUT 0
 #define PAIR_F16_IN_OUT 1
@@ -185,7 +188,7 @@ typedef double exact_t;
 #define INPUT_FROM_FLOAT(x) __float2half_rn(x)
 #define ACCUM_TO_DOUBLE(x) ((double)(x))
 #define ACCUM_FROM_FLOAT(x) ((float)(x))
-#line 459 "gemm.md"
+#line 465 "gemm.md"
 #elif defined(F16_IN_OUT)
 #define TYPE_PAIR PAIR_F16_IN_OUT
 #define TYPE_NAME "F16_IN_OUT"
@@ -260,13 +263,13 @@ typedef double input_t, frag_t, accum_t, scalar_t, exact_t;
 #define ACCUM_TO_DOUBLE(x) ((double)(x))
 #define ACCUM_FROM_FLOAT(x) ((double)(x))
 #endif
-#line 542 "gemm.md"
+#line 548 "gemm.md"
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < MIN_CC * 10
 #error "this type pair needs a newer GPU than one this build is for: bf16, tf32 and f64 need sm_80 (drop 75 from ARCH)"
 #endif
 
 #define RATE_UNIT (IS_INTEGER ? "TOP/s" : "TFLOP/s")
-#line 554 "gemm.md"
+#line 560 "gemm.md"
 #if defined(MNK_16x16x16)
 #define FRAG_M 16
 #define FRAG_N 16
@@ -298,7 +301,7 @@ typedef double input_t, frag_t, accum_t, scalar_t, exact_t;
 #define SHAPE_NAME "8x8x4"
 #define PTX_SHAPE "m8n8k4"
 #endif
-#line 598 "gemm.md"
+#line 604 "gemm.md"
 __host__ __device__ static inline float tf32_round(float value)
 {
     uint32_t bits;
@@ -311,13 +314,13 @@ __host__ __device__ static inline float tf32_round(float value)
     return value;
 }
 /* ==== Matrices in memory ==== */
-#line 639 "gemm.md"
+#line 645 "gemm.md"
 template <int TRANSPOSED> struct Layout { typedef wmma::row_major type; };
 template <> struct Layout<1> { typedef wmma::col_major type; };
 
 typedef Layout<TRANSPOSE_A>::type layout_a;   /* 1: stored K x M, rows of length M */
 typedef Layout<TRANSPOSE_B>::type layout_b;   /* 1: stored N x K, rows of length K */
-#line 673 "gemm.md"
+#line 679 "gemm.md"
 #define ROUND_UP(value, multiple) ((((value) + (multiple) - 1) / (multiple)) * (multiple))
 
 static void pad_matrix(void *padded, const void *source, size_t rows, size_t cols,
@@ -343,7 +346,7 @@ static void extract_matrix(void *destination, const void *padded, size_t rows,
                (const char *)padded + row * cols_padded * element_size,
                cols * element_size);
 }
-#line 707 "gemm.md"
+#line 713 "gemm.md"
 typedef struct {
     int m, n, k;                          /* the problem as asked */
     int m_padded, n_padded, k_padded;     /* rounded up to the block tile */
@@ -371,7 +374,7 @@ static Shape make_shape(int m, int n, int k, int multiple_m, int multiple_n,
     shape.cols_b_padded = TRANSPOSE_B ? shape.k_padded : shape.n_padded;
     return shape;
 }
-#line 743 "gemm.md"
+#line 749 "gemm.md"
 __host__ __device__ constexpr size_t element_index(bool transposed, int row, int col, int ld)
 {
     return transposed ? (size_t)col * ld + row : (size_t)row * ld + col;
@@ -387,16 +390,16 @@ __host__ __device__ constexpr size_t b_index(int kk, int j, int ld)
     return element_index(TRANSPOSE_B, kk, j, ld);
 }
 /* ==== The naive kernel: one warp per output tile ==== */
-#line 770 "gemm.md"
+#line 776 "gemm.md"
 typedef wmma::fragment<wmma::matrix_a, FRAG_M, FRAG_N, FRAG_K, frag_t, layout_a> fragment_a;
 typedef wmma::fragment<wmma::matrix_b, FRAG_M, FRAG_N, FRAG_K, frag_t, layout_b> fragment_b;
 typedef wmma::fragment<wmma::accumulator, FRAG_M, FRAG_N, FRAG_K, accum_t> fragment_c;
-#line 783 "gemm.md"
+#line 789 "gemm.md"
 #define FRAG_ROW_A (TRANSPOSE_A ? FRAG_M : FRAG_K)
 #define FRAG_ROWS_A (TRANSPOSE_A ? FRAG_K : FRAG_M)
 #define FRAG_ROW_B (TRANSPOSE_B ? FRAG_K : FRAG_N)
 #define FRAG_ROWS_B (TRANSPOSE_B ? FRAG_N : FRAG_K)
-#line 800 "gemm.md"
+#line 806 "gemm.md"
 /* Smallest leading dimension (in elements) that holds `cols` and is a multiple of 32 bytes. */
 #define ALIGNED_LD(cols, type) ROUND_UP((cols), 32 / sizeof(type))
 
@@ -415,7 +418,7 @@ __device__ static inline void load_fragment(Fragment &fragment, const input_t *s
         __syncwarp();   /* every lane has its copy before the buffer is reused */
     }
 }
-#line 826 "gemm.md"
+#line 832 "gemm.md"
 template <typename Fragment>
 __device__ static inline void round_fragment(Fragment &fragment)
 {
@@ -426,7 +429,7 @@ __device__ static inline void round_fragment(Fragment &fragment)
     (void)fragment;
 #endif
 }
-#line 861 "gemm.md"
+#line 867 "gemm.md"
 #define ACCUM_ZERO ACCUM_FROM_FLOAT(0.0f)
 
 __device__ static inline float scale_accumulator(float alpha, float acc, float beta, float old)
@@ -448,7 +451,7 @@ __device__ static inline int scale_accumulator(int alpha, int acc, int beta, int
 {
     return (int)((unsigned)alpha * (unsigned)acc + (unsigned)beta * (unsigned)old);   /* modulo 2^32 */
 }
-#line 895 "gemm.md"
+#line 901 "gemm.md"
 #define NAIVE_WARPS 4
 #define STAGED_A_ELEMS (FRAG_ROWS_A * ALIGNED_LD(FRAG_ROW_A, input_t))
 #define STAGED_B_ELEMS (FRAG_ROWS_B * ALIGNED_LD(FRAG_ROW_B, input_t))
@@ -491,7 +494,20 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
     }
 }
 /* ==== d_gemm: the tiled kernel ==== */
-#line 1106 "gemm.md"
+#line 1005 "gemm.md"
+/* The steps of d_gemm, in the order this chapter teaches them; each is the one before plus one mechanism. */
+enum {
+    STEP_SHARED_TILE = 1,   /* block tiles in shared memory, one fragment per warp */
+    STEP_WARP_TILE,         /* warp tiles of several fragments */
+    STEP_PIPELINE,          /* cp.async into several buffers, with a barrier per buffer */
+    STEP_PADDING,           /* slab rows padded against bank conflicts */
+    STEP_COPY_ENGINE,       /* sm_90: the copy engine, A shared by a cluster */
+    STEP_BLOCK_ORDER,       /* blocks in groups of GROUP_ROWS rows, for L2 */
+    STEP_ROW_STORES,        /* the epilogue stores whole rows, 16 bytes per thread */
+    LAST_STEP = STEP_ROW_STORES
+};
+#define GROUP_ROWS 8        /* step 6: rows of block tiles per group */
+#line 1131 "gemm.md"
 /* One tile configuration: a row of tile_table below. */
 typedef struct {
     int family;                      /* which type pairs it is for (below) */
@@ -535,7 +551,7 @@ __host__ __device__ constexpr int tile_family(int type_pair)
     return families[type_pair];
 }
 #define TILE_FAMILY tile_family(TYPE_PAIR)
-#line 1157 "gemm.md"
+#line 1182 "gemm.md"
 __host__ __device__ constexpr int tile_count(void)
 {
     int count = 0;
@@ -555,7 +571,7 @@ __host__ __device__ constexpr Tile tile_row(int index)
 
 #define TILES tile_count()
 static_assert(TILES >= 1 && TILES <= 4, "every type pair has one to four tile configurations");
-#line 1220 "gemm.md"
+#line 1245 "gemm.md"
 #define TILE_TRANSPOSE_A (IS_INTEGER ? 0 : TRANSPOSE_A)   /* int8: A as M x K */
 #define TILE_TRANSPOSE_B (IS_INTEGER ? 1 : TRANSPOSE_B)   /* int8: B as N x K */
 #define PRETRANSPOSE_A (TILE_TRANSPOSE_A != TRANSPOSE_A)
@@ -568,7 +584,7 @@ typedef wmma::fragment<wmma::matrix_a, FRAG_M, FRAG_N, FRAG_K, frag_t, Layout<TI
 typedef wmma::fragment<wmma::matrix_b, FRAG_M, FRAG_N, FRAG_K, frag_t, Layout<TILE_TRANSPOSE_B>::type> tile_fragment_b;
 #define TILE_FRAG_ROW_A (TILE_TRANSPOSE_A ? FRAG_M : FRAG_K)   /* a fragment's extent along a stored row */
 #define TILE_FRAG_ROW_B (TILE_TRANSPOSE_B ? FRAG_K : FRAG_N)
-#line 1269 "gemm.md"
+#line 1294 "gemm.md"
 #if IS_INTEGER
 #define TRANSPOSE_ROWS 64    /* K per tile */
 #define TRANSPOSE_COLS 128   /* M or N per tile */
@@ -628,7 +644,7 @@ static void transpose_on_gpu(const input_t *in, input_t *out, int rows, int cols
     CHECK_LAUNCH();
 }
 #endif
-#line 1333 "gemm.md"
+#line 1358 "gemm.md"
 #if PREROUND
 __global__ void d_round_tf32(const float *__restrict__ in, float *__restrict__ out, size_t count)
 {
@@ -643,7 +659,7 @@ static void round_on_gpu(const input_t *in, input_t *out, int rows, int cols)
     CHECK_LAUNCH();
 }
 #endif
-#line 1383 "gemm.md"
+#line 1408 "gemm.md"
 /* Offset of element (row, col) of a slab `rows` high, cut into panels `panel` elements wide with rows
    `ld` apart. */
 __host__ __device__ constexpr int tile_offset(int row, int col, int rows, int panel, int ld)
@@ -659,14 +675,14 @@ typedef struct {
     int box_rows, box_panels;   /* one block's share on the copy-engine path (see clusters, below) */
 } Slab;
 
-/* Wide fragments: panels of up to 128 elements, rows padded by 16 bytes. Narrow: panels one fragment
-   wide, 16-byte rows. `sharers` blocks copy a share each: whole panels when there are enough, else a
+/* Wide fragments: panels of up to 128 elements, rows padded by 16 bytes (from step 4 on). Narrow: panels
+   one fragment wide, 16-byte rows. `sharers` blocks copy a share each: whole panels when there are enough, else a
    band of rows. */
-__host__ __device__ constexpr Slab make_slab(int rows, int cols, int frag_row, int sharers)
+__host__ __device__ constexpr Slab make_slab(int rows, int cols, int frag_row, int sharers, bool padded)
 {
     bool wide = frag_row * (int)sizeof(input_t) >= 32;
     int panel = wide ? (cols > 128 ? 128 : cols) : frag_row;
-    int ld = wide ? panel + 16 / (int)sizeof(input_t) : 16 / (int)sizeof(input_t);
+    int ld = wide ? panel + (padded ? 16 / (int)sizeof(input_t) : 0) : 16 / (int)sizeof(input_t);
     int panels = cols / panel;
     bool split_panels = panels > 1 && panels % sharers == 0;
     return Slab{rows, cols, panel, ld, panels, panels * rows * ld,
@@ -682,7 +698,7 @@ __host__ __device__ constexpr int b_offset(Slab b, int kk, int j)
 {
     return TILE_TRANSPOSE_B ? tile_offset(j, kk, b.rows, b.panel, b.ld) : tile_offset(kk, j, b.rows, b.panel, b.ld);
 }
-#line 1432 "gemm.md"
+#line 1457 "gemm.md"
 typedef struct {
     int block_m, block_n, block_k, warps_n, stages, in_flight, cluster;   /* from the table */
     int threads, warp_tile_m, warp_tile_n, frags_m, frags_n;
@@ -690,12 +706,31 @@ typedef struct {
     int staging_ld, staging_warp_elems;               /* the epilogue's staging area, per warp */
     int barrier_offset, shared_bytes;                 /* bytes: slabs or staging, then the barriers */
     bool b_by_threads;                                /* copy-engine path: B's slab by cp.async instead */
+    bool pipelined, copy_engine, row_stores;          /* steps 3, 5 and 7 */
+    int group_rows;                                   /* step 6: GROUP_ROWS; before it 1, row by row */
 } TileGeometry;
 
-__host__ __device__ constexpr TileGeometry tile_geometry(int index)
+/* Row `index` of the tile table as step `step` of the kernel uses it (d_gemm itself: LAST_STEP). */
+__host__ __device__ constexpr TileGeometry tile_geometry(int index, int step = LAST_STEP)
 {
     Tile row = tile_row(index);
+    if (step < STEP_WARP_TILE) {   /* one fragment per warp */
+        row.block_m = row.warps_m * FRAG_M;
+        row.block_n = row.warps_n * FRAG_N;
+    }
+    if (step < STEP_PIPELINE) {    /* one buffer, filled while every warp waits */
+        row.stages = 1;
+        row.in_flight = 0;
+    }
+    if (step < STEP_COPY_ENGINE) { /* every block on its own, copied by its threads */
+        row.cluster = 1;
+        row.b_threads = 0;
+    }
     TileGeometry tile = {};
+    tile.pipelined = step >= STEP_PIPELINE;
+    tile.copy_engine = step >= STEP_COPY_ENGINE;
+    tile.group_rows = step >= STEP_BLOCK_ORDER ? GROUP_ROWS : 1;
+    tile.row_stores = step >= STEP_ROW_STORES;
     tile.block_m = row.block_m;
     tile.block_n = row.block_n;
     tile.block_k = row.block_k;
@@ -708,10 +743,11 @@ __host__ __device__ constexpr TileGeometry tile_geometry(int index)
     tile.warp_tile_n = row.block_n / row.warps_n;
     tile.frags_m = tile.warp_tile_m / FRAG_M;
     tile.frags_n = tile.warp_tile_n / FRAG_N;
-    tile.a = TILE_TRANSPOSE_A ? make_slab(row.block_k, row.block_m, TILE_FRAG_ROW_A, row.cluster)
-                              : make_slab(row.block_m, row.block_k, TILE_FRAG_ROW_A, row.cluster);
-    tile.b = TILE_TRANSPOSE_B ? make_slab(row.block_n, row.block_k, TILE_FRAG_ROW_B, 1)
-                              : make_slab(row.block_k, row.block_n, TILE_FRAG_ROW_B, 1);
+    bool padded = step >= STEP_PADDING;
+    tile.a = TILE_TRANSPOSE_A ? make_slab(row.block_k, row.block_m, TILE_FRAG_ROW_A, row.cluster, padded)
+                              : make_slab(row.block_m, row.block_k, TILE_FRAG_ROW_A, row.cluster, padded);
+    tile.b = TILE_TRANSPOSE_B ? make_slab(row.block_n, row.block_k, TILE_FRAG_ROW_B, 1, padded)
+                              : make_slab(row.block_k, row.block_n, TILE_FRAG_ROW_B, 1, padded);
     tile.staging_ld = FRAG_N + 16 / (int)sizeof(accum_t);
     tile.staging_warp_elems = tile.frags_n * FRAG_M * tile.staging_ld;
     int pipeline = row.stages * (tile.a.elems + tile.b.elems) * (int)sizeof(input_t);
@@ -721,31 +757,34 @@ __host__ __device__ constexpr TileGeometry tile_geometry(int index)
     tile.shared_bytes = tile.barrier_offset + (tile.b_by_threads ? 3 : 2) * row.stages * (int)sizeof(unsigned long long);
     return tile;
 }
-#line 1495 "gemm.md"
+#line 1540 "gemm.md"
 /* The 32-bit shared-memory address that PTX instructions naming .shared take. */
 __device__ static inline unsigned shared_address(const void *pointer)
 {
     return (unsigned)__cvta_generic_to_shared(pointer);
 }
 
-template <int BYTES>
-__device__ static inline void copy_async(void *shared_destination, const void *global_source)
+/* One chunk from global to shared memory: with cp.async where ASYNC and the GPU has it, else through a register. */
+template <int BYTES, bool ASYNC>
+__device__ static inline void copy_chunk(void *shared_destination, const void *global_source)
 {
 #if __CUDA_ARCH__ >= 800
-    unsigned destination = shared_address(shared_destination);
-    if (BYTES == 16)
-        asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16;\n" ::"r"(destination), "l"(global_source));
-    else
-        asm volatile("cp.async.ca.shared.global.L2::128B [%0], [%1], %2;\n" ::"r"(destination), "l"(global_source),
-                     "n"(BYTES));
-#else
+    if (ASYNC) {
+        unsigned destination = shared_address(shared_destination);
+        if (BYTES == 16)
+            asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16;\n" ::"r"(destination), "l"(global_source));
+        else
+            asm volatile("cp.async.ca.shared.global.L2::128B [%0], [%1], %2;\n" ::"r"(destination),
+                         "l"(global_source), "n"(BYTES));
+        return;
+    }
+#endif
     if (BYTES == 16)
         *(uint4 *)shared_destination = *(const uint4 *)global_source;
     else
         *(uint2 *)shared_destination = *(const uint2 *)global_source;
-#endif
 }
-#line 1539 "gemm.md"
+#line 1587 "gemm.md"
 /* Elements per copy: 16 bytes, or the whole row of a panel narrower than that. */
 __host__ __device__ constexpr int chunk_elems(int panel)
 {
@@ -757,6 +796,7 @@ typedef struct {
     const input_t *source;   /* in global memory, slab 0 */
     int ld;                  /* row length of the operand in global memory */
     int offset;              /* in the shared-memory slab */
+    int row;                 /* of the slab: past its last, a thread of a small slab copies nothing */
 } CopyPlan;
 
 /* Thread `thread`'s first chunk of a slab whose first element is `operand`: chunks are numbered down
@@ -766,46 +806,53 @@ __device__ static inline CopyPlan copy_plan(const input_t *operand, int ld, Slab
     int chunks_per_row = slab.cols / chunk_elems(slab.panel);
     int row = thread / (8 * chunks_per_row) * 8 + thread % 8;
     int col = thread / 8 % chunks_per_row * chunk_elems(slab.panel);
-    CopyPlan plan = {operand + (size_t)row * ld + col, ld, tile_offset(row, col, slab.rows, slab.panel, slab.ld)};
+    CopyPlan plan = {operand + (size_t)row * ld + col, ld, tile_offset(row, col, slab.rows, slab.panel, slab.ld), row};
     return plan;
 }
-#line 1570 "gemm.md"
-/* source and destination point at this thread's first chunk of the slab. */
-template <int THREADS, int ROWS, int COLS, int PANEL, int LD>
-__device__ static inline void copy_slab_async(input_t *destination, const input_t *source, int ld)
+#line 1619 "gemm.md"
+/* source and destination point at this thread's first chunk of the slab, which is in row `row`. */
+template <int THREADS, int ROWS, int COLS, int PANEL, int LD, bool ASYNC>
+__device__ static inline void copy_slab(input_t *destination, const input_t *source, int ld, int row)
 {
     const int chunk = chunk_elems(PANEL), chunks_per_row = COLS / chunk;
     const int threads_per_8_rows = 8 * chunks_per_row;
     /* Few chunks per row: a pass covers several groups of 8 rows. Many: 8 rows take several passes. */
     const int rows_per_pass = threads_per_8_rows <= THREADS ? THREADS / chunks_per_row : 8;
+    const int row_passes = ROWS >= rows_per_pass ? ROWS / rows_per_pass : 1;
     const int column_passes = threads_per_8_rows <= THREADS ? 1 : threads_per_8_rows / THREADS;
     const int column_step = THREADS / 8 * chunk;
     static_assert((THREADS % threads_per_8_rows == 0 || threads_per_8_rows % THREADS == 0) &&
-                  ROWS % rows_per_pass == 0, "the block's threads must tile each slab in whole passes");
+                  (ROWS % rows_per_pass == 0 || rows_per_pass % ROWS == 0),
+                  "the block's threads must tile each slab in whole passes");
+    if (ROWS < rows_per_pass && row >= ROWS)   /* a slab smaller than one pass (step 1) */
+        return;
 #pragma unroll
-    for (int row_pass = 0; row_pass < ROWS / rows_per_pass; row_pass++)
+    for (int row_pass = 0; row_pass < row_passes; row_pass++)
 #pragma unroll
         for (int column_pass = 0; column_pass < column_passes; column_pass++)
-            copy_async<chunk * sizeof(input_t)>(
+            copy_chunk<chunk * sizeof(input_t), ASYNC>(
                 destination + row_pass * rows_per_pass * LD + tile_offset(0, column_pass * column_step, ROWS, PANEL, LD),
                 source + (size_t)row_pass * rows_per_pass * ld + column_pass * column_step);
 }
 
-/* Every thread of the block copies its chunks of slab k_tile of B, and of A unless the copy engine brings it. */
-template <int TILE>
+/* Every thread of the block copies its chunks of slab k_tile of B, and of A unless the copy engine brings it;
+   asynchronously from step 3 on. */
+template <int TILE, int STEP>
 __device__ static inline void load_stage(input_t *a_tile, input_t *b_tile, const CopyPlan *a_plan,
                                          const CopyPlan *b_plan, int k_tile, bool with_a)
 {
-    constexpr TileGeometry tile = tile_geometry(TILE);
+    constexpr TileGeometry tile = tile_geometry(TILE, STEP);
     constexpr Slab a = tile.a, b = tile.b;
     int k0 = k_tile * tile.block_k;
     if (with_a)
-        copy_slab_async<tile.threads, a.rows, a.cols, a.panel, a.ld>(
-            a_tile + a_plan->offset, a_plan->source + element_index(TILE_TRANSPOSE_A, 0, k0, a_plan->ld), a_plan->ld);
-    copy_slab_async<tile.threads, b.rows, b.cols, b.panel, b.ld>(
-        b_tile + b_plan->offset, b_plan->source + element_index(TILE_TRANSPOSE_B, k0, 0, b_plan->ld), b_plan->ld);
+        copy_slab<tile.threads, a.rows, a.cols, a.panel, a.ld, tile.pipelined>(
+            a_tile + a_plan->offset, a_plan->source + element_index(TILE_TRANSPOSE_A, 0, k0, a_plan->ld), a_plan->ld,
+            a_plan->row);
+    copy_slab<tile.threads, b.rows, b.cols, b.panel, b.ld, tile.pipelined>(
+        b_tile + b_plan->offset, b_plan->source + element_index(TILE_TRANSPOSE_B, k0, 0, b_plan->ld), b_plan->ld,
+        b_plan->row);
 }
-#line 1689 "gemm.md"
+#line 1745 "gemm.md"
 /* Copies a box of the tensor to shared memory, to the same offset in every block of mask (0: this block
    only); each destination's barrier at the barrier's offset counts the bytes. */
 __device__ static inline void copy_tensor(void *shared_destination, const CUtensorMap *map, int row, int panel,
@@ -826,12 +873,12 @@ __device__ static inline void copy_tensor(void *shared_destination, const CUtens
 }
 
 /* One thread copies slab k_tile: this block's share of A to every block of the cluster, B to itself. */
-template <int TILE>
+template <int TILE, int STEP>
 __device__ static inline void load_stage_tensor(input_t *a_tile, input_t *b_tile, const CUtensorMap *a_map,
                                                 const CUtensorMap *b_map, int block_row, int block_col, int k_tile,
                                                 unsigned long long *full, unsigned rank, bool with_b)
 {
-    constexpr TileGeometry tile = tile_geometry(TILE);
+    constexpr TileGeometry tile = tile_geometry(TILE, STEP);
     constexpr Slab a = tile.a, b = tile.b;
     constexpr bool split_panels = a.box_panels < a.panels;
     static_assert(a.ld <= 256 && b.ld <= 256 && a.box_rows <= 256 && b.rows <= 256 && a.box_panels <= 256 &&
@@ -853,7 +900,7 @@ __device__ static inline void load_stage_tensor(input_t *a_tile, input_t *b_tile
     if (with_b)
         copy_tensor(b_tile, b_map, b_row, b_panel, full, 0);
 }
-#line 1787 "gemm.md"
+#line 1843 "gemm.md"
 /* The wmma.load instruction for a matrix ("a" or "b") in a layout ("row" or "col"), from shared memory. */
 #define PTX_LOAD(matrix, layout) "wmma.load." matrix ".sync.aligned." layout "." PTX_SHAPE ".shared." PTX_TYPE
 
@@ -902,12 +949,12 @@ __device__ static inline void load_shared_b(tile_fragment_b &fragment, const inp
     wmma::load_matrix_sync(fragment, pointer, ldm);
 #endif
 }
-#line 1847 "gemm.md"
-template <int TILE>
-__device__ static inline void multiply_stage(fragment_c (&acc)[tile_geometry(TILE).frags_m][tile_geometry(TILE).frags_n],
+#line 1903 "gemm.md"
+template <int TILE, int STEP>
+__device__ static inline void multiply_stage(fragment_c (&acc)[tile_geometry(TILE, STEP).frags_m][tile_geometry(TILE, STEP).frags_n],
                                              const input_t *a_tile, const input_t *b_tile, int warp_row, int warp_col)
 {
-    constexpr TileGeometry tile = tile_geometry(TILE);
+    constexpr TileGeometry tile = tile_geometry(TILE, STEP);
 #pragma unroll
     for (int kk = 0; kk < tile.block_k; kk += FRAG_K) {
         tile_fragment_a a_frag[tile.frags_m];
@@ -925,7 +972,7 @@ __device__ static inline void multiply_stage(fragment_c (&acc)[tile_geometry(TIL
                 wmma::mma_sync(acc[i][j], a_frag[i], b_frag[j], acc[i][j]);
     }
 }
-#line 1885 "gemm.md"
+#line 1941 "gemm.md"
 #define C_VECTOR (16 / sizeof(accum_t))   /* accumulator elements per 16 bytes */
 
 typedef union {
@@ -933,12 +980,28 @@ typedef union {
     accum_t value[C_VECTOR];
 } AccumVector;
 
-template <int TILE>
-__device__ static inline void store_tile(fragment_c (&acc)[tile_geometry(TILE).frags_m][tile_geometry(TILE).frags_n],
+template <int TILE, int STEP>
+__device__ static inline void store_tile(fragment_c (&acc)[tile_geometry(TILE, STEP).frags_m][tile_geometry(TILE, STEP).frags_n],
                                          accum_t *staging, accum_t *c, int ldc, int row0, int col0,
                                          scalar_t alpha, scalar_t beta)
 {
-    constexpr TileGeometry tile = tile_geometry(TILE);
+    constexpr TileGeometry tile = tile_geometry(TILE, STEP);
+    if (!tile.row_stores) {   /* before step 7: fragment by fragment, one element per thread, as the naive kernel */
+#pragma unroll
+        for (int f = 0; f < tile.frags_m * tile.frags_n; f++) {
+            wmma::store_matrix_sync(staging, acc[f / tile.frags_n][f % tile.frags_n], tile.staging_ld,
+                                    wmma::mem_row_major);
+            __syncwarp();
+            for (int e = threadIdx.x % 32; e < FRAG_M * FRAG_N; e += 32) {
+                int row = row0 + f / tile.frags_n * FRAG_M + e / FRAG_N, col = col0 + f % tile.frags_n * FRAG_N + e % FRAG_N;
+                accum_t *destination = c + (size_t)row * ldc + col;
+                accum_t old = beta != 0 ? *destination : ACCUM_ZERO;
+                *destination = scale_accumulator(alpha, staging[e / FRAG_N * tile.staging_ld + e % FRAG_N], beta, old);
+            }
+            __syncwarp();
+        }
+        return;
+    }
     const int vectors_per_row = tile.warp_tile_n / C_VECTOR;
 #pragma unroll
     for (int i = 0; i < tile.frags_m; i++) {
@@ -961,22 +1024,20 @@ __device__ static inline void store_tile(fragment_c (&acc)[tile_geometry(TILE).f
         __syncwarp();   /* the staging area is rewritten for the next row of fragments */
     }
 }
-#line 1937 "gemm.md"
-#define GROUP_ROWS 8
-
-/* Block `block` of the grid takes block tile (block_row, block_col) of a blocks_m x blocks_n grid of them;
-   clusters of `cluster` blocks take neighbours along N. */
-__device__ static inline void block_position(int block, int cluster, int blocks_m, int blocks_n, int *block_row,
-                                             int *block_col)
+#line 2009 "gemm.md"
+/* Block `block` of the grid takes block tile (block_row, block_col) of a blocks_m x blocks_n grid of them,
+   in groups of `group_rows` rows; clusters of `cluster` blocks take neighbours along N. */
+__device__ static inline void block_position(int block, int cluster, int group_rows, int blocks_m, int blocks_n,
+                                             int *block_row, int *block_col)
 {
     int id = block / cluster, clusters_n = blocks_n / cluster;
-    int first_row = id / (GROUP_ROWS * clusters_n) * GROUP_ROWS;
-    int rows_in_group = min(blocks_m - first_row, GROUP_ROWS);
-    int in_group = id % (GROUP_ROWS * clusters_n);
+    int first_row = id / (group_rows * clusters_n) * group_rows;
+    int rows_in_group = min(blocks_m - first_row, group_rows);
+    int in_group = id % (group_rows * clusters_n);
     *block_row = first_row + in_group % rows_in_group;
     *block_col = in_group / rows_in_group * cluster + block % cluster;
 }
-#line 2046 "gemm.md"
+#line 2116 "gemm.md"
 #if __CUDA_ARCH__ >= 900
 #define USE_TMA 1   /* slabs by the copy engine, A shared by the cluster */
 #else
@@ -1006,7 +1067,7 @@ __device__ static inline void barrier_arrive_expect(unsigned long long *barrier,
                  ::"r"(shared_address(barrier)), "r"(bytes) : "memory");
 #endif
 }
-#line 2085 "gemm.md"
+#line 2155 "gemm.md"
 /* One arrival on the barrier at this offset in every block of the cluster (before sm_90: in this block). */
 __device__ static inline void barrier_arrive(unsigned long long *barrier, int cluster)
 {
@@ -1047,7 +1108,7 @@ __device__ static inline unsigned cluster_rank(void)
 #endif
     return rank;
 }
-#line 2131 "gemm.md"
+#line 2201 "gemm.md"
 /* Waits until phase number `use` of the barrier has completed. */
 #if __CUDA_ARCH__ >= 900
 #define BARRIER_TEST "mbarrier.try_wait.parity.shared::cta.b64"
@@ -1066,7 +1127,7 @@ __device__ static inline void barrier_wait(unsigned long long *barrier, int use)
     __syncthreads();
 #endif
 }
-#line 2170 "gemm.md"
+#line 2240 "gemm.md"
 /* What the loop's producer side needs: where the slabs go, how their arrival is counted, where they come from. */
 typedef struct {
     input_t *a_tiles, *b_tiles;         /* `stages` slabs of each */
@@ -1079,25 +1140,26 @@ typedef struct {
 } Pipeline;
 
 /* Step 1: once every warp (of the cluster) has released the buffer's previous slab, request slab `next`. */
-template <int TILE>
+template <int TILE, int STEP>
 __device__ static inline void request_slab(const Pipeline *pipe, int next)
 {
-    constexpr TileGeometry tile = tile_geometry(TILE);
+    constexpr TileGeometry tile = tile_geometry(TILE, STEP);
+    constexpr bool tma = USE_TMA && tile.copy_engine;
     int s = next % tile.stages;
     input_t *a_tile = pipe->a_tiles + s * tile.a.elems, *b_tile = pipe->b_tiles + s * tile.b.elems;
-    bool b_by_threads = !USE_TMA || tile.b_by_threads;
-    if (b_by_threads) {   /* every thread copies its chunks (of both slabs, before sm_90) */
+    bool b_by_threads = !tma || tile.b_by_threads;
+    if (b_by_threads) {   /* every thread copies its chunks (of both slabs, without the copy engine) */
         if (next >= tile.stages)
             barrier_wait(&pipe->empty[s], next / tile.stages - 1);
-        load_stage<TILE>(a_tile, b_tile, &pipe->a_plan, &pipe->b_plan, next, !USE_TMA);
-        barrier_arrive_on_copies(USE_TMA ? &pipe->b_copied[s] : &pipe->full[s]);
+        load_stage<TILE, STEP>(a_tile, b_tile, &pipe->a_plan, &pipe->b_plan, next, !tma);
+        barrier_arrive_on_copies(tma ? &pipe->b_copied[s] : &pipe->full[s]);
     }
-    if (USE_TMA && threadIdx.x == next % (tile.threads / 32) * 32) {   /* one thread, a different warp each slab */
+    if (tma && threadIdx.x == next % (tile.threads / 32) * 32) {   /* one thread, a different warp each slab */
         if (next >= tile.stages && !b_by_threads)
             barrier_wait(&pipe->empty[s], next / tile.stages - 1);
         barrier_arrive_expect(&pipe->full[s], (tile.a.elems + (b_by_threads ? 0 : tile.b.elems)) * sizeof(input_t));
-        load_stage_tensor<TILE>(a_tile, b_tile, pipe->a_map, pipe->b_map, pipe->block_row, pipe->block_col, next,
-                                &pipe->full[s], pipe->rank, !b_by_threads);
+        load_stage_tensor<TILE, STEP>(a_tile, b_tile, pipe->a_map, pipe->b_map, pipe->block_row, pipe->block_col,
+                                      next, &pipe->full[s], pipe->rank, !b_by_threads);
     }
 }
 
@@ -1108,16 +1170,18 @@ __device__ static inline void release_slab(unsigned long long *empty, int cluste
     if (threadIdx.x % 32 == 0)
         barrier_arrive(empty, cluster);
 }
-#line 2218 "gemm.md"
-template <int TILE>
-__global__ void __launch_bounds__(tile_geometry(TILE).threads, 1)
+#line 2289 "gemm.md"
+template <int TILE, int STEP = LAST_STEP>
+__global__ void __launch_bounds__(tile_geometry(TILE, STEP).threads, 1)
 d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__restrict__ c,
        Shape shape, scalar_t alpha, scalar_t beta, const __grid_constant__ CUtensorMap a_map,
        const __grid_constant__ CUtensorMap b_map)
 {
-    constexpr TileGeometry tile = tile_geometry(TILE);
-    constexpr int cluster = USE_TMA ? tile.cluster : 1, prefetch = tile.in_flight;
-    static_assert(prefetch >= 1 && prefetch < tile.stages, "a slab in flight needs a buffer of its own");
+    constexpr TileGeometry tile = tile_geometry(TILE, STEP);
+    constexpr bool tma = USE_TMA && tile.copy_engine;
+    constexpr int cluster = tma ? tile.cluster : 1, prefetch = tile.in_flight;
+    static_assert(tile.pipelined ? prefetch >= 1 && prefetch < tile.stages : tile.stages == 1,
+                  "a slab in flight needs a buffer of its own");
     extern __shared__ __align__(128) unsigned char shared_bytes[];
     Pipeline pipe;
     pipe.a_tiles = (input_t *)shared_bytes;
@@ -1125,8 +1189,8 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
     pipe.full = (unsigned long long *)(shared_bytes + tile.barrier_offset);
     pipe.empty = pipe.full + tile.stages;
     pipe.b_copied = pipe.empty + tile.stages;
-    block_position(blockIdx.x, tile.cluster, shape.m_padded / tile.block_m, shape.n_padded / tile.block_n,
-                   &pipe.block_row, &pipe.block_col);
+    block_position(blockIdx.x, tile.cluster, tile.group_rows, shape.m_padded / tile.block_m,
+                   shape.n_padded / tile.block_n, &pipe.block_row, &pipe.block_col);
     int lda = TILE_TRANSPOSE_A ? shape.m_padded : shape.k_padded;
     int ldb = TILE_TRANSPOSE_B ? shape.k_padded : shape.n_padded;
     pipe.a_plan = copy_plan(a + element_index(TILE_TRANSPOSE_A, pipe.block_row * tile.block_m, 0, lda), lda, tile.a, threadIdx.x);
@@ -1145,36 +1209,46 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
 
     if (threadIdx.x == 0)
         for (int s = 0; s < tile.stages; s++) {
-            barrier_init(&pipe.full[s], USE_TMA ? 1 : tile.threads);
+            barrier_init(&pipe.full[s], tma ? 1 : tile.threads);
             barrier_init(&pipe.empty[s], tile.threads / 32 * cluster);
-            if (USE_TMA && tile.b_by_threads)
+            if (tma && tile.b_by_threads)
                 barrier_init(&pipe.b_copied[s], tile.threads);
         }
     fence_barrier_init();
     cluster_sync();   /* every block's barriers are ready before anyone copies or arrives */
     pipe.rank = cluster_rank();
-#line 2268 "gemm.md"
+#line 2341 "gemm.md"
     int k_tiles = shape.k_padded / tile.block_k;
-    for (int k_tile = -prefetch; k_tile < k_tiles; k_tile++) {
-        if (k_tile + prefetch < k_tiles)
-            request_slab<TILE>(&pipe, k_tile + prefetch);
-        if (k_tile < 0)
-            continue;
-        int s = k_tile % tile.stages;
-        barrier_wait(&pipe.full[s], k_tile / tile.stages);
-        if (USE_TMA && tile.b_by_threads)
-            barrier_wait(&pipe.b_copied[s], k_tile / tile.stages);
-        multiply_stage<TILE>(acc, pipe.a_tiles + s * tile.a.elems, pipe.b_tiles + s * tile.b.elems, warp_row, warp_col);
-        release_slab(&pipe.empty[s], cluster);
+    if (tile.pipelined) {
+        for (int k_tile = -prefetch; k_tile < k_tiles; k_tile++) {
+            if (k_tile + prefetch < k_tiles)
+                request_slab<TILE, STEP>(&pipe, k_tile + prefetch);
+            if (k_tile < 0)
+                continue;
+            int s = k_tile % tile.stages;
+            barrier_wait(&pipe.full[s], k_tile / tile.stages);
+            if (tma && tile.b_by_threads)
+                barrier_wait(&pipe.b_copied[s], k_tile / tile.stages);
+            multiply_stage<TILE, STEP>(acc, pipe.a_tiles + s * tile.a.elems, pipe.b_tiles + s * tile.b.elems,
+                                       warp_row, warp_col);
+            release_slab(&pipe.empty[s], cluster);
+        }
+    } else {   /* steps 1 and 2: one buffer, and every warp waits for every copy */
+        for (int k_tile = 0; k_tile < k_tiles; k_tile++) {
+            load_stage<TILE, STEP>(pipe.a_tiles, pipe.b_tiles, &pipe.a_plan, &pipe.b_plan, k_tile, true);
+            __syncthreads();   /* the slab has landed */
+            multiply_stage<TILE, STEP>(acc, pipe.a_tiles, pipe.b_tiles, warp_row, warp_col);
+            __syncthreads();   /* every warp is done with it before the next slab overwrites it */
+        }
     }
     __syncthreads();   /* all warps are done with the slabs: reuse them as staging */
 
-    store_tile<TILE>(acc, (accum_t *)shared_bytes + warp * tile.staging_warp_elems, c, shape.n_padded,
+    store_tile<TILE, STEP>(acc, (accum_t *)shared_bytes + warp * tile.staging_warp_elems, c, shape.n_padded,
                      pipe.block_row * tile.block_m + warp_row, pipe.block_col * tile.block_n + warp_col, alpha, beta);
     cluster_sync();   /* the other blocks may still arrive on our barriers: stay until they are done */
 }
 /* ==== How fast can the tensor cores go? ==== */
-#line 2310 "gemm.md"
+#line 2393 "gemm.md"
 #define PEAK_CHAINS 8
 #define PEAK_WARPS 8
 #define PEAK_LD 64   /* elements per row of the peak operands: a multiple of 16 bytes for every type */
@@ -1204,10 +1278,10 @@ d_peak(const input_t *a, const input_t *b, accum_t *c, int iterations)
     wmma::store_matrix_sync(c + (size_t)warp * FRAG_M * FRAG_N, acc[0], FRAG_N, wmma::mem_row_major);
 }
 /* ==== Verification ==== */
-#line 2360 "gemm.md"
+#line 2443 "gemm.md"
 #define INPUT_TO_EXACT(x) (IS_INTEGER ? (exact_t)(x) : (exact_t)INPUT_TO_DOUBLE(x))
 #define ACCUM_TO_EXACT(x) (IS_INTEGER ? (exact_t)(x) : (exact_t)ACCUM_TO_DOUBLE(x))
-#line 2397 "gemm.md"
+#line 2480 "gemm.md"
 __host__ __device__ constexpr double unit_roundoff(void)
 {
     /*                       F16_IN_F32_OUT  F16_IN_OUT  U8    I8    BF16_IN_F32_OUT  TF32_IN_F32_OUT  F64_IN_OUT */
@@ -1225,7 +1299,7 @@ __host__ __device__ static inline double error_bound(double abs_products, double
 {
     return 2.0 * unit_roundoff() * (rounding_steps(k) * abs_products + abs_beta_c) + unit_roundoff() * abs_result;
 }
-#line 2433 "gemm.md"
+#line 2516 "gemm.md"
 __host__ __device__ static inline long long scale_exact(long long alpha, long long sum, long long beta,
                                                         long long old)
 {
@@ -1276,7 +1350,7 @@ __global__ void d_gemm_reference(const input_t *a, const input_t *b, const accum
         reference_element(a, b, c_in, shape, alpha, beta, i, j,
                           &result[(size_t)i * shape.n + j], &bound[(size_t)i * shape.n + j]);
 }
-#line 2492 "gemm.md"
+#line 2575 "gemm.md"
 typedef struct {
     long long failures;
     double worst_error, worst_bound, worst_ratio;
@@ -1307,8 +1381,8 @@ static Verdict compare_results(const accum_t *c_out, const exact_t *expected, co
     return verdict;
 }
 /* ==== The harness ==== */
-#line 2558 "gemm.md"
-enum { KERNEL_FAST, KERNEL_NAIVE };
+#line 2641 "gemm.md"
+enum { KERNEL_FAST, KERNEL_NAIVE, KERNEL_STEP1 };   /* then step2 .. step7; step7 is fast */
 enum { VERIFY_AUTO, VERIFY_CPU, VERIFY_GPU, VERIFY_OFF };
 enum { FORMAT_TEXT, FORMAT_KV, FORMAT_CSV };
 
@@ -1327,7 +1401,7 @@ typedef struct {
     const char *dump_prefix;
     int shared_limit;   /* bytes of shared memory per block to pretend the GPU has; 0: what it has */
 } Options;
-#line 2586 "gemm.md"
+#line 2669 "gemm.md"
 static int parse_integer(const char *text, long long low, long long high, long long *value)
 {
     char *end;
@@ -1371,17 +1445,32 @@ static int parse_shared_limit(const char *text)
     return parse_integer(text, 1, MAX_SHARED_LIMIT, &number) == 0 ? (int)number : -1;
 }
 
+/* --kernel's choices, in the order of KERNEL_FAST, KERNEL_NAIVE, KERNEL_STEP1 ... */
+static const char *const KERNEL_NAMES[] = {"fast", "naive", "step1", "step2", "step3", "step4", "step5", "step6", "step7"};
+static_assert(sizeof KERNEL_NAMES / sizeof KERNEL_NAMES[0] == KERNEL_STEP1 + LAST_STEP, "a name for every step");
+
+/* The step of d_gemm that a --kernel choice runs: LAST_STEP for fast, 0 for the naive kernel. */
+static int kernel_step(int kernel)
+{
+    return kernel == KERNEL_NAIVE ? 0 : kernel == KERNEL_FAST ? LAST_STEP : kernel - KERNEL_STEP1 + 1;
+}
+
 /* One option as getopt_long returns it, with its value and the word it came from: 0 to go on, 1 to stop
    (--help), -1 for a mistake (the message in error). */
 static int parse_flag(int option, const char *value, const char *word, Options *options, char *error,
                       size_t error_size)
 {
-    static const char *const kernels[] = {"fast", "naive"};
     static const char *const verifiers[] = {"auto", "cpu", "gpu", "off"};
     static const char *const formats[] = {"text", "kv", "csv"};
     long long number;
     switch (option) {
-    case 'k': options->kernel = parse_choice(value, kernels, 2); break;
+    case 'k':
+        options->kernel = parse_choice(value, KERNEL_NAMES, KERNEL_STEP1 + LAST_STEP);
+        if (!WITH_STEPS && options->kernel >= KERNEL_STEP1 && kernel_step(options->kernel) < LAST_STEP) {
+            snprintf(error, error_size, "--kernel=%s needs the steps built in: make STEPS=1", value);
+            return -1;
+        }
+        break;
     case 'v': options->verify = parse_choice(value, verifiers, 4); break;
     case 'f': options->format = parse_choice(value, formats, 3); break;
     case 'i':
@@ -1489,7 +1578,7 @@ static void print_usage(FILE *out)
 {
     fprintf(out,
             "usage: gemm [options] [M N K]   (built for %s, WMMA %s, TRANSPOSE_A=%d TRANSPOSE_B=%d)\n"
-            "  -k, --kernel=fast|naive          d_gemm (default) or d_gemm_naive\n"
+            "  -k, --kernel=fast|naive|stepN    d_gemm (default), d_gemm_naive, or step N of d_gemm (1 to 7)\n"
             "  -v, --verify=auto|cpu|gpu|off    reference to check against (default auto)\n"
             "  -i, --iterations=N               timed runs (default 10)\n"
             "  -w, --warmup=N                   untimed runs before them (default 2)\n"
@@ -1508,7 +1597,7 @@ static void print_usage(FILE *out)
             "             4 out of memory, 5 CUDA or cuBLAS error, 6 file error\n",
             TYPE_NAME, SHAPE_NAME, TRANSPOSE_A, TRANSPOSE_B, MAX_PRINT_DIMENSION);
 }
-#line 2789 "gemm.md"
+#line 2887 "gemm.md"
 static uint64_t next_random(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
@@ -1543,10 +1632,18 @@ static void fill_accum(accum_t *x, size_t count, uint64_t seed, uint64_t stream)
     for (size_t e = 0; e < count; e++)
         x[e] = ACCUM_FROM_FLOAT(IS_INTEGER ? (float)random_int(&state, -128, 127) : (float)random_uniform(&state));
 }
-#line 2848 "gemm.md"
-/* d_gemm for each tile configuration of this type pair; NULL past the last. */
-#define GEMM_KERNEL(index) ((index) < TILES ? (const void *)d_gemm<(index) < TILES ? (index) : 0> : NULL)
-static const void *const GEMM_KERNELS[4] = {GEMM_KERNEL(0), GEMM_KERNEL(1), GEMM_KERNEL(2), GEMM_KERNEL(3)};
+#line 2946 "gemm.md"
+/* Every step of d_gemm for each tile configuration of this type pair; NULL past the last configuration, and
+   for the steps before the last in a build without them (WITH_STEPS 0). */
+#define STEP_BUILT(step) (WITH_STEPS || (step) == LAST_STEP)
+#define GEMM_KERNEL(step, index)                                                                          \
+    ((index) < TILES && STEP_BUILT(step) ? (const void *)d_gemm<(index) < TILES ? (index) : 0,            \
+                                                                STEP_BUILT(step) ? (step) : LAST_STEP>   \
+                                         : NULL)
+#define GEMM_STEP(step) {GEMM_KERNEL(step, 0), GEMM_KERNEL(step, 1), GEMM_KERNEL(step, 2), GEMM_KERNEL(step, 3)}
+static const void *const GEMM_KERNELS[LAST_STEP][4] = {GEMM_STEP(1), GEMM_STEP(2), GEMM_STEP(3), GEMM_STEP(4),
+                                                       GEMM_STEP(5), GEMM_STEP(6), GEMM_STEP(7)};
+static_assert(LAST_STEP == 7, "a row of GEMM_KERNELS for every step");
 
 /* The first, largest tile configuration that needs at most `budget` bytes of shared memory; -1 if none. */
 static int choose_tile(int budget)
@@ -1564,14 +1661,18 @@ typedef struct {
     int copy_engine;     /* ptx_version >= 90: slabs by the copy engine, clusters */
     int shared_budget;   /* shared memory per block d_gemm may have: the GPU's, or less with --shared-limit */
     int tile;            /* the row of the tile table that fits it */
+    int step;            /* the step of d_gemm to run: LAST_STEP unless --kernel=stepN */
 } Gpu;
 
-/* How d_gemm fills its slabs, from the architecture it was compiled for and the tile configuration. */
-static const char *copy_path_name(int ptx_version, int tile)
+/* How a step of d_gemm fills its slabs, from the architecture it was compiled for and the tile configuration. */
+static const char *copy_path_name(int ptx_version, int tile, int step)
 {
-    if (ptx_version >= 90)
-        return tile_geometry(tile).b_by_threads ? "copy-engine+cp.async" : "copy-engine";
-    return ptx_version >= 80 ? "cp.async" : "loads";
+    TileGeometry geometry = tile_geometry(tile, step);
+    if (ptx_version < 80 || !geometry.pipelined)
+        return "loads";
+    if (ptx_version >= 90 && geometry.copy_engine)
+        return geometry.b_by_threads ? "copy-engine+cp.async" : "copy-engine";
+    return "cp.async";
 }
 
 static int compute_capability_ok(int major, int minor)
@@ -1596,21 +1697,23 @@ static void select_gpu(Gpu *gpu, const Options *options)
     if (options->shared_limit > 0 && options->shared_limit < gpu->shared_budget)
         gpu->shared_budget = options->shared_limit;
     gpu->tile = choose_tile(gpu->shared_budget);
+    gpu->step = options->kernel == KERNEL_NAIVE ? LAST_STEP : kernel_step(options->kernel);
     if (gpu->tile < 0) {
-        if (options->kernel == KERNEL_FAST && !options->peak)
+        if (options->kernel != KERNEL_NAIVE && !options->peak)
             die(EXIT_NO_GPU, "d_gemm needs at least %d bytes of shared memory per block for %s; %s allows %d",
                 tile_geometry(TILES - 1).shared_bytes, TYPE_NAME, gpu->properties.name, gpu->shared_budget);
         gpu->tile = TILES - 1;   /* the naive kernel and the ceiling do not use it */
     }
-    cudaFuncAttributes kernel;
-    CHECK_CUDA(cudaFuncGetAttributes(&kernel, GEMM_KERNELS[gpu->tile]));
-    gpu->ptx_version = kernel.ptxVersion;
-    gpu->copy_engine = kernel.ptxVersion >= 90;
-    if (tile_geometry(gpu->tile).shared_bytes <= (int)gpu->properties.sharedMemPerBlockOptin)
-        CHECK_CUDA(cudaFuncSetAttribute(GEMM_KERNELS[gpu->tile], cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        tile_geometry(gpu->tile).shared_bytes));
+    const void *kernel = GEMM_KERNELS[gpu->step - 1][gpu->tile];
+    cudaFuncAttributes attributes;
+    CHECK_CUDA(cudaFuncGetAttributes(&attributes, kernel));
+    gpu->ptx_version = attributes.ptxVersion;
+    gpu->copy_engine = attributes.ptxVersion >= 90;
+    int shared_bytes = tile_geometry(gpu->tile, gpu->step).shared_bytes;
+    if (shared_bytes <= (int)gpu->properties.sharedMemPerBlockOptin)
+        CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
 }
-#line 2925 "gemm.md"
+#line 3037 "gemm.md"
 static void *allocate(size_t bytes, const char *what)
 {
     void *memory = malloc(bytes > 0 ? bytes : 1);
@@ -1627,7 +1730,7 @@ static void check_device_memory(double bytes_needed)
         die(EXIT_NO_MEMORY, "this run needs %.2f GiB of device memory; %.2f GiB of %.2f GiB are free",
             bytes_needed / 0x1p30, free_bytes / 0x1p30, total_bytes / 0x1p30);
 }
-#line 2953 "gemm.md"
+#line 3065 "gemm.md"
 typedef struct {
     double median_ms, min_ms;
 } Timing;
@@ -1669,7 +1772,7 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
     free(times);
     return timing;
 }
-#line 3017 "gemm.md"
+#line 3129 "gemm.md"
 typedef struct {
     Shape shape;
     int kernel;
@@ -1678,10 +1781,11 @@ typedef struct {
     accum_t *c;
     input_t *a_tiled, *b_tiled;   /* A and B as d_gemm reads them */
     int tile;                     /* d_gemm's row of the tile table */
+    int step;                     /* which step of d_gemm (LAST_STEP: d_gemm itself) */
     int cluster;                  /* blocks per cluster: the tile's on the copy-engine path, else 1 */
     CUtensorMap a_map, b_map;     /* where the copy engine finds the slabs of a_tiled and b_tiled */
 } Run;
-#line 3034 "gemm.md"
+#line 3147 "gemm.md"
 /* A tiled operand stored as rows x ld, viewed as panels: (element in panel, row, panel). A box is
    box_panels panels of box_rows rows, each row ld_shared long: the padding past the panel is out of the
    tensor, so the copy engine fills it with zeros and reads nothing for it. */
@@ -1722,7 +1826,7 @@ static void make_tensor_maps(Run *run)
                     TILE_TRANSPOSE_B ? shape->k_padded : shape->n_padded, tile.b.panel, tile.b.ld, tile.b.rows,
                     tile.b.panels);
 }
-#line 3080 "gemm.md"
+#line 3193 "gemm.md"
 /* d_gemm's operands as it reads them: int8 operands stored the other way transposed, tf32 operands rounded. */
 static void prepare_operands(const Run *run)
 {
@@ -1748,7 +1852,7 @@ static void launch_gemm(const void *context)
         d_gemm_naive<<<blocks, NAIVE_WARPS * 32>>>(run->a, run->b, run->c, *shape, run->alpha, run->beta);
     } else {
         prepare_operands(run);
-        TileGeometry tile = tile_geometry(run->tile);
+        TileGeometry tile = tile_geometry(run->tile, run->step);
         unsigned blocks = (unsigned)((shape->m_padded / tile.block_m) * (shape->n_padded / tile.block_n));
         cudaLaunchAttribute cluster;
         cluster.id = cudaLaunchAttributeClusterDimension;
@@ -1765,11 +1869,11 @@ static void launch_gemm(const void *context)
         Run args = *run;   /* the kernel's arguments; the launch takes a pointer to each */
         void *arguments[] = {&args.a_tiled, &args.b_tiled, &args.c, &args.shape,
                              &args.alpha, &args.beta, &args.a_map, &args.b_map};
-        CHECK_CUDA(cudaLaunchKernelExC(&config, GEMM_KERNELS[run->tile], arguments));
+        CHECK_CUDA(cudaLaunchKernelExC(&config, GEMM_KERNELS[run->step - 1][run->tile], arguments));
     }
     CHECK_LAUNCH();
 }
-#line 3143 "gemm.md"
+#line 3256 "gemm.md"
 typedef struct {
     int available;                  /* cuBLAS has no unsigned int8 GEMM */
     cudaDataType input, output;     /* of A and B, of C */
@@ -1788,7 +1892,7 @@ static const CublasTypes CUBLAS_TYPES[] = {
     {1,           CUDA_R_64F,  CUDA_R_64F, CUBLAS_COMPUTE_64F},             /* F64_IN_OUT */
 };
 #define HAS_CUBLAS (CUBLAS_TYPES[TYPE_PAIR].available)
-#line 3166 "gemm.md"
+#line 3279 "gemm.md"
 typedef struct {
     Run run;
     cublasHandle_t handle;
@@ -1808,7 +1912,7 @@ static void launch_cublas(const void *context)
                                   cublas->run.c, types.output, shape->n_padded, types.compute,
                                   CUBLAS_GEMM_DEFAULT);
 }
-#line 3199 "gemm.md"
+#line 3312 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -1835,7 +1939,7 @@ static void write_npy(const char *prefix, const char *name, const char *descr, c
         die(EXIT_IO_ERROR, "cannot write %s: %s", path, strerror(saved));
     }
 }
-#line 3233 "gemm.md"
+#line 3346 "gemm.md"
 typedef struct {
     const char *input, *accum;   /* NumPy's type strings for A and B, and for C */
     int widen;                   /* 1: NumPy has no such type; A and B are widened, exactly, to float32 */
@@ -1871,7 +1975,7 @@ static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, 
         free(widened);
     }
 }
-#line 3277 "gemm.md"
+#line 3390 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -1966,7 +2070,7 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 3383 "gemm.md"
+#line 3496 "gemm.md"
 typedef struct {
     Shape shape;
     int verify;                                          /* VERIFY_CPU, VERIFY_GPU or VERIFY_OFF */
@@ -1988,7 +2092,7 @@ static double milliseconds_since(double start)
 {
     return (seconds_now() - start) * 1e3;
 }
-#line 3412 "gemm.md"
+#line 3525 "gemm.md"
 static Shape gemm_shape(int m, int n, int k, int tile_index)
 {
     TileGeometry tile = tile_geometry(tile_index);
@@ -2014,7 +2118,7 @@ static void plan_memory(Gemm *gemm, const Options *options, const Gpu *gpu)
                         gemm->bytes_c_padded * (gemm->use_cublas ? 2.0 : 1.0) +
                         (gemm->verify == VERIFY_GPU ? (double)gemm->count_c * (sizeof(exact_t) + sizeof(double)) : 0.0));
 }
-#line 3443 "gemm.md"
+#line 3556 "gemm.md"
 static void make_inputs(Gemm *gemm, const Options *options)
 {
     gemm->a = (input_t *)allocate(gemm->count_a * sizeof(input_t), "A");
@@ -2029,7 +2133,7 @@ static void make_inputs(Gemm *gemm, const Options *options)
         write_npy(options->dump_prefix, "C_in", NPY_ACCUM, gemm->c_in, gemm->shape.m, gemm->shape.n, sizeof(accum_t));
     }
 }
-#line 3465 "gemm.md"
+#line 3578 "gemm.md"
 static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2050,7 +2154,8 @@ static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
     run->alpha = (scalar_t)options->alpha;
     run->beta = (scalar_t)options->beta;
     run->tile = gpu->tile;
-    run->cluster = gpu->copy_engine ? tile_geometry(gpu->tile).cluster : 1;
+    run->step = gpu->step;
+    run->cluster = gpu->copy_engine ? tile_geometry(gpu->tile, gpu->step).cluster : 1;
     CHECK_CUDA(cudaMalloc(&run->a, gemm->bytes_a_padded));
     CHECK_CUDA(cudaMalloc(&run->b, gemm->bytes_b_padded));
     CHECK_CUDA(cudaMalloc(&run->c, gemm->bytes_c_padded));
@@ -2068,7 +2173,7 @@ static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
     CHECK_CUDA(cudaMemcpy(run->c, gemm->c_padded, gemm->bytes_c_padded, cudaMemcpyHostToDevice));
     gemm->h2d_ms = milliseconds_since(start);
 }
-#line 3510 "gemm.md"
+#line 3624 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -2100,7 +2205,7 @@ static void compute_reference(Gemm *gemm)
         reference_gpu(run, (exact_t)run->alpha, (exact_t)run->beta, gemm->expected, gemm->bound);
     gemm->reference_ms = milliseconds_since(start);
 }
-#line 3547 "gemm.md"
+#line 3661 "gemm.md"
 static void run_once_and_check(Gemm *gemm, const Options *options)
 {
     const Shape *shape = &gemm->shape;
@@ -2117,7 +2222,7 @@ static void run_once_and_check(Gemm *gemm, const Options *options)
     if (options->dump_prefix)
         write_npy(options->dump_prefix, "C_out", NPY_ACCUM, gemm->c_out, shape->m, shape->n, sizeof(accum_t));
 }
-#line 3570 "gemm.md"
+#line 3684 "gemm.md"
 static void time_kernels(Gemm *gemm, const Options *options)
 {
     const Shape *shape = &gemm->shape;
@@ -2139,14 +2244,14 @@ static void time_kernels(Gemm *gemm, const Options *options)
     CHECK_CUBLAS(cublasDestroy(cublas.handle));
     CHECK_CUDA(cudaFree(cublas.run.c));
 }
-#line 3598 "gemm.md"
+#line 3712 "gemm.md"
 #define RATE(timing, operations) ((operations) / ((timing).median_ms * 1e-3) / 1e12)
 
 static void report_gemm(Report *report, const Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
     double operations = 2.0 * shape->m * shape->n * shape->k;
-    TileGeometry tile = tile_geometry(gemm->run.tile);
+    TileGeometry tile = tile_geometry(gemm->run.tile, gemm->run.step);
     char tile_name[48];
     snprintf(tile_name, sizeof tile_name, "%dx%dx%d", tile.block_m, tile.block_n, tile.block_k);
     const char *verify_name = gemm->verify == VERIFY_OFF ? "off" : gemm->verify == VERIFY_CPU ? "cpu" : "gpu";
@@ -2155,7 +2260,7 @@ static void report_gemm(Report *report, const Gemm *gemm, const Options *options
         TEXT("mnk", SHAPE_NAME),                     INTEGER("transpose_a", TRANSPOSE_A),
         INTEGER("transpose_b", TRANSPOSE_B),         INTEGER("m", shape->m),
         INTEGER("n", shape->n),                      INTEGER("k", shape->k),
-        TEXT("kernel", options->kernel == KERNEL_NAIVE ? "naive" : "fast"),
+        TEXT("kernel", KERNEL_NAMES[options->kernel]), INTEGER("step", kernel_step(options->kernel)),
         REAL("alpha", "%.17g", (double)gemm->run.alpha),
         REAL("beta", "%.17g", (double)gemm->run.beta),
         INTEGER("seed", options->seed),              INTEGER("iterations", options->iterations),
@@ -2175,31 +2280,32 @@ static void report_gemm(Report *report, const Gemm *gemm, const Options *options
         TEXT("tile", tile_name),                     INTEGER("warps", tile.threads / 32),
         INTEGER("stages", tile.stages),              INTEGER("cluster", gemm->run.cluster),
         INTEGER("shared_bytes", tile.shared_bytes),  INTEGER("shared_budget", gpu->shared_budget),
-        TEXT("copy_path", copy_path_name(gpu->ptx_version, gemm->run.tile)),
+        TEXT("copy_path", copy_path_name(gpu->ptx_version, gemm->run.tile, gemm->run.step)),
         REAL("pad_ms", "%.3f", gemm->pad_ms),        REAL("h2d_ms", "%.3f", gemm->h2d_ms),
         REAL("d2h_ms", "%.3f", gemm->d2h_ms),        REAL("extract_ms", "%.3f", gemm->extract_ms),
         REAL("reference_ms", "%.3f", gemm->reference_ms),
     };
     report_fields(report, fields, sizeof fields / sizeof fields[0]);
 }
-#line 3649 "gemm.md"
+#line 3763 "gemm.md"
 static void print_text_report(const Report *report, const Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
     const Verdict *verdict = &gemm->verdict;
-    TileGeometry tile = tile_geometry(gemm->run.tile);
+    TileGeometry tile = tile_geometry(gemm->run.tile, gemm->run.step);
+    const char *kernel_name = options->kernel == KERNEL_FAST ? "d_gemm" : KERNEL_NAMES[options->kernel];
     printf("%s, WMMA %s, TRANSPOSE_A=%d TRANSPOSE_B=%d on %s (sm_%d, %d SMs)\n", TYPE_NAME, SHAPE_NAME,
            TRANSPOSE_A, TRANSPOSE_B, gpu->properties.name, gpu->cc, gpu->properties.multiProcessorCount);
-    if (options->kernel == KERNEL_FAST)
+    if (options->kernel != KERNEL_NAIVE)
         printf("tiles    %d x %d x %d, %d warps, %d stages, clusters of %d, %.1f of %.1f KiB shared, %s\n",
                tile.block_m, tile.block_n, tile.block_k, tile.threads / 32, tile.stages, gemm->run.cluster,
                tile.shared_bytes / 1024.0, gpu->shared_budget / 1024.0,
-               copy_path_name(gpu->ptx_version, gemm->run.tile));
+               copy_path_name(gpu->ptx_version, gemm->run.tile, gemm->run.step));
     printf("problem  M=%d N=%d K=%d, padded to %d x %d x %d, alpha=%g beta=%g, seed %llu\n", shape->m,
            shape->n, shape->k, shape->m_padded, shape->n_padded, shape->k_padded, (double)gemm->run.alpha,
            (double)gemm->run.beta, options->seed);
     printf("%-8s median %.3f ms, min %.3f ms over %d runs: %s %s\n",
-           options->kernel == KERNEL_NAIVE ? "naive" : "d_gemm", gemm->timing.median_ms, gemm->timing.min_ms,
+           kernel_name, gemm->timing.median_ms, gemm->timing.min_ms,
            options->iterations, report_get(report, "rate"), RATE_UNIT);
     if (gemm->cublas_ran)
         printf("cuBLAS   median %.3f ms: %s %s; this kernel reaches %.1f%% of it\n", gemm->cublas_timing.median_ms,
@@ -2232,7 +2338,7 @@ static void free_gemm(Gemm *gemm)
     for (size_t h = 0; h < sizeof host / sizeof host[0]; h++)
         free(host[h]);
 }
-#line 3703 "gemm.md"
+#line 3818 "gemm.md"
 static int run_gemm(const Options *options, const Gpu *gpu)
 {
     Gemm gemm;
@@ -2259,7 +2365,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     free_gemm(&gemm);
     return gemm.verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 3739 "gemm.md"
+#line 3854 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -2313,7 +2419,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     return 0;
 }
 /* ==== main ==== */
-#line 3802 "gemm.md"
+#line 3917 "gemm.md"
 static int self_test(void);   /* the appendix */
 
 int main(int argc, char **argv)
@@ -2333,7 +2439,7 @@ int main(int argc, char **argv)
     return options.peak ? run_peak(&options, &gpu) : run_gemm(&options, &gpu);
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 4037 "gemm.md"
+#line 4152 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)

@@ -34,7 +34,12 @@ What it does, in one call that must stay under ten minutes:
      the smallest; and PTX-only builds (ARCH=compute_75, 80, 86, 89) that the
      driver compiles for this GPU, so the plain-load and cp.async paths run on
      it too, each at every budget;
-  7. prints a summary table and `gpu-test: N passed, N failed`; exits 1 on any
+  7. the steps of d_gemm (gemm.md, "d_gemm: the tiled kernel"; --kernel=step1 .. step6, in builds made
+     with STEPS=1): each type pair, each transposition, every step at 1 1 1, 127 253 61 and 1000 777 333
+     with alpha and beta, each smaller budget for two transpositions, the copy path each step must report,
+     memcheck on every step and racecheck on steps 1 to 4 (fp16 and f64) at the sanitizers' small size;
+     and a compute_80 and a compute_75 build of fp16 whose steps run the cp.async and plain-load paths;
+  8. prints a summary table and `gpu-test: N passed, N failed`; exits 1 on any
      failure (a check that did not run counts as failed).  The full log and a
      CSV of every check go to --out (default out/gpu-test/).
 
@@ -72,7 +77,12 @@ SHAPES = {
 INTEGER_TYPES = ("U8_IN_I32_OUT", "I8_IN_I32_OUT")
 TRANSPOSITIONS = ((0, 0), (0, 1), (1, 0), (1, 1))
 KERNELS = ("fast", "naive")
-KERNEL_ALIASES = {"fast": ("fast", "d_gemm"), "naive": ("naive", "d_gemm_naive")}
+STEPS = tuple("step%d" % n for n in range(1, 7))   # step7 is d_gemm, which the main part runs as "fast"
+KERNEL_ALIASES = dict({"fast": ("fast", "d_gemm"), "naive": ("naive", "d_gemm_naive")},
+                      **{step: (step,) for step in STEPS})
+STEP_SIZES = ((1, 1, 1), (127, 253, 61), (1000, 777, 333))
+RACECHECK_STEPS = STEPS[:4]                          # the steps without the copy engine
+RACECHECK_STEP_TYPES = ("F16_IN_F32_OUT", "F64_IN_OUT")
 
 SIZES_FULL = ((1, 1, 1), (127, 253, 61), (1000, 777, 333), (1024, 1024, 1024))
 SIZES_QUICK = ((127, 253, 61), (1024, 1024, 1024))
@@ -97,6 +107,17 @@ TIMEOUT_BIG = 180
 TIMEOUT_SANITIZER = 300
 TIMEOUT_BUILD = 400
 GRACE = 40  # seconds past the budget that already running work may take
+
+
+def step_copy_path(step, arch):
+    """The copy path a step must report: plain loads before step 3 (and on sm_75), cp.async for steps 3 and 4
+    (and every later step in a compute_80 build); None where it depends on the GPU (the copy engine from step 5)."""
+    number = int(step[len("step"):])
+    if arch == "compute_75" or number < 3:
+        return "loads"
+    if number < 5 or arch == "compute_80":
+        return "cp.async"
+    return None
 
 
 def alpha_beta(type_pair):
@@ -136,17 +157,21 @@ def first_line(text, limit=160):
 
 
 class Config:
-    def __init__(self, type_pair, mnk, transpose_a, transpose_b, arch=None):
+    def __init__(self, type_pair, mnk, transpose_a, transpose_b, arch=None, steps=False):
         self.type = type_pair
         self.mnk = mnk
         self.ta = transpose_a
         self.tb = transpose_b
         self.arch = arch   # None: the make arguments' ARCH; "compute_80": PTX alone
-        self.name = "%s_%s_ta%d_tb%d" % (type_pair, mnk, transpose_a, transpose_b) + ("_" + arch if arch else "")
+        self.steps = steps   # built with STEPS=1: --kernel=step1 .. step6 too
+        self.name = "%s_%s_ta%d_tb%d" % (type_pair, mnk, transpose_a, transpose_b) + ("_" + arch if arch else "") \
+            + ("_steps" if steps else "")
         self.binary = os.path.join("out", "cfg", self.name, "gemm")
-        self.default_shape = mnk == SHAPES[type_pair][0] and arch is None
+        self.default_shape = mnk == SHAPES[type_pair][0] and arch is None and not steps
 
     def row_key(self):
+        if self.steps:
+            return (self.type, "steps" + (" " + self.arch.replace("compute_", "ptx ") if self.arch else ""))
         return (self.type, self.arch.replace("compute_", "ptx ") if self.arch else self.mnk)
 
 
@@ -379,6 +404,8 @@ class Tester:
                 "TRANSPOSE_A=%d" % config.ta, "TRANSPOSE_B=%d" % config.tb] + self.args.make_arg
         if config.arch:
             argv.append("ARCH=%s" % config.arch)
+        if config.steps:
+            argv.append("STEPS=1")
         if isinstance(config, FaultConfig):
             problem = self.write_fault_source(config)
             if problem:
@@ -584,6 +611,22 @@ class Tester:
         if big:
             self.gemm_run(config, "fast", BIG, scaled + ["--verify=gpu"], "fast 4096^3 --verify=gpu",
                           timeout=TIMEOUT_BIG, alpha=alpha, beta=beta, copy_path=copy_path)
+
+    def step_runs(self, config, budgets):
+        """Steps 1 to 6 of d_gemm: the awkward sizes with alpha and beta, then the smaller budgets."""
+        alpha, beta = alpha_beta(config.type)
+        scaled = ["--alpha=%s" % alpha, "--beta=%s" % beta]
+        for step in STEPS:
+            copy_path = step_copy_path(step, config.arch)
+            for size in STEP_SIZES:
+                self.gemm_run(config, step, size, scaled, "%s %s a=%s b=%s" % (step, "x".join(map(str, size)), alpha, beta),
+                              alpha=alpha, beta=beta, copy_path=copy_path)
+            for budget in budgets:
+                if (config.type, budget) in NO_TILE:
+                    continue
+                self.gemm_run(config, step, TIER_SIZES[0], scaled + ["--shared-limit=%s" % budget],
+                              "%s %s %s" % (step, budget, "x".join(map(str, TIER_SIZES[0]))), alpha=alpha, beta=beta,
+                              budget=int(budget[:-1]) * 1024, copy_path=copy_path)
 
     def peak_run(self, config):
         record = self.add(Record("run", config, label="--peak", kernel="peak", expect=0))
@@ -850,6 +893,13 @@ class Tester:
                     transpositions = ((0, 0), (1, 1)) if arch == "compute_80" else ((0, 0),)
                     for ta, tb in transpositions:
                         configs.append(Config(type_pair, SHAPES[type_pair][0], ta, tb, arch))
+        if "steps" in self.args.parts:
+            for type_pair in types:
+                for ta, tb in TRANSPOSITIONS:
+                    configs.append(Config(type_pair, SHAPES[type_pair][0], ta, tb, steps=True))
+            if FAULT_TYPE in types:
+                for arch in ("compute_80", "compute_75"):
+                    configs.append(Config(FAULT_TYPE, FAULT_MNK, 0, 0, arch, steps=True))
         return configs
 
     def run(self):
@@ -901,6 +951,13 @@ class Tester:
                     config = by_name.get("%s_%s_ta0_tb0_%s" % (FAULT_TYPE, FAULT_MNK, arch))
                     for tool in tools if config else ():
                         san_futures.append(san_pool.submit(self.sanitizer_run, config, tool, "fast", "cpu"))
+            if not args.skip_sanitizers and "steps" in args.parts:
+                for type_pair in args.types:
+                    config = by_name.get("%s_%s_ta0_tb0_steps" % (type_pair, SHAPES[type_pair][0]))
+                    for step in STEPS if config else ():
+                        san_futures.append(san_pool.submit(self.sanitizer_run, config, "memcheck", step, "cpu"))
+                        if type_pair in RACECHECK_STEP_TYPES and step in RACECHECK_STEPS:
+                            san_futures.append(san_pool.submit(self.sanitizer_run, config, "racecheck", step, "cpu"))
             if not args.skip_sanitizers and main_part:
                 for type_pair in args.types:
                     main = default_of[type_pair]
@@ -925,7 +982,11 @@ class Tester:
                 if config.default_shape:
                     lane.append(([config], lambda c=config: self.tier_runs(c, BUDGETS)))
             for config in configs:
-                if config.arch:
+                if config.steps:
+                    budgets = BUDGETS if (config.ta == config.tb and not config.arch) else ()
+                    lane.append(([config], lambda c=config, b=budgets: self.step_runs(c, b)))
+            for config in configs:
+                if config.arch and not config.steps:
                     lane.append(([config], lambda c=config: self.tier_runs(c, (None,) + BUDGETS,
                                                                           big=c.ta == 0 and c.tb == 0)))
             for type_pair in args.types if main_part else ():
@@ -945,7 +1006,7 @@ class Tester:
             for fault in faults:
                 lane.append(([fault], lambda c=fault: self.fault_run(c)))
             for config in configs if main_part else ():
-                if not config.default_shape and not config.arch:
+                if not config.default_shape and not config.arch and not config.steps:
                     lane.append(([config], lambda c=config: self.config_runs(c, args.quick)))
 
             t_lane = time.monotonic()
@@ -1126,9 +1187,10 @@ def main(argv=None):
     parser.add_argument("--types", default=",".join(TYPE_PAIRS), help="comma-separated type pairs")
     parser.add_argument("--budget", type=int, default=540,
                         help="seconds after which no new work starts (default 540); running work gets %ds more" % GRACE)
-    parser.add_argument("--parts", default="main,tiers,ptx",
+    parser.add_argument("--parts", default="main,tiers,ptx,steps",
                         help="what to run (default all): main (every configuration, failure paths), tiers (the "
-                             "tiles of smaller GPUs), ptx (PTX-only builds for sm_75, 80, 86, 89)")
+                             "tiles of smaller GPUs), ptx (PTX-only builds for sm_75, 80, 86, 89), steps (steps 1 "
+                             "to 6 of d_gemm, built with STEPS=1)")
     parser.add_argument("--skip-sanitizers", action="store_true")
     parser.add_argument("--skip-failure-paths", action="store_true")
     parser.add_argument("--no-build", action="store_true", help="use the binaries already in out/cfg/")
@@ -1139,8 +1201,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     args.types = [t.strip() for t in args.types.split(",") if t.strip()]
     args.parts = [p.strip() for p in args.parts.split(",") if p.strip()]
-    if not args.parts or set(args.parts) - {"main", "tiers", "ptx"}:
-        parser.error("--parts takes main, tiers and ptx")
+    if not args.parts or set(args.parts) - {"main", "tiers", "ptx", "steps"}:
+        parser.error("--parts takes main, tiers, ptx and steps")
     unknown = [t for t in args.types if t not in TYPE_PAIRS]
     if unknown or not args.types:
         parser.error("unknown type pair(s): %s (choose from %s)" % (",".join(unknown), ",".join(TYPE_PAIRS)))

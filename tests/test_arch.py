@@ -9,7 +9,11 @@ No GPU is needed: nvcc compiles each type pair for every architecture from Turin
 * ARCH takes nvcc's spellings (90, sm_90, 9.0, 90a, compute_80) and refuses
   architectures the program does not build for, with a message;
 * plain make on a machine without a GPU builds every family, without sm_75
-  for the type pairs that need sm_80.
+  for the type pairs that need sm_80;
+* with STEPS=1 (WITH_STEPS), the seven steps of d_gemm compile for every tile
+  configuration, with no spills, on the three code paths: sm_75 (plain loads),
+  sm_80 (cp.async) and sm_90 (the copy engine from step 5); the other
+  architectures compile the same source as one of these.
 
 They skip when nvcc is missing.
 """
@@ -88,7 +92,7 @@ class EveryArchitecture(unittest.TestCase):
             if code != 0:
                 continue
             archs = len([a for a in ARCHS if not (a == "75" and type_pair in SM80_TYPES)])
-            entries = re.findall(r"Compiling entry function '_Z6d_gemmILi\d+EE\S*' for 'sm_(\d+)'", output)
+            entries = re.findall(r"Compiling entry function '_Z6d_gemmILi\d+ELi7EE\S*' for 'sm_(\d+)'", output)
             self.assertEqual(len(entries), tiles[type_pair] * archs, "%s: d_gemm entries %s" % (type_pair, entries))
 
     def test_sm80_type_pairs_refuse_sm75(self):
@@ -144,3 +148,61 @@ class ArchSpellings(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+STEP_ARCHS = ("75", "80", "90")   # plain loads, cp.async, the copy engine: every code path of the steps
+STEPS = 7
+
+
+@unittest.skipIf(NVCC is None, "nvcc not found (not on PATH, no /usr/local/cuda/bin/nvcc)")
+class EveryStep(unittest.TestCase):
+    """make STEPS=1: d_gemm<TILE, STEP> for every step, tile configuration and code path, with no spills."""
+    results = {}
+
+    @classmethod
+    def setUpClass(cls):
+        if not GEMM_CU.exists():
+            raise unittest.SkipTest("out/gemm.cu is missing")
+        cls.tmp = tempfile.TemporaryDirectory(prefix="gemm-steps-")
+        flags = makefile_nvcc_flags() + ["-Xptxas", "-v"]
+
+        def build(type_pair):
+            archs = [a for a in STEP_ARCHS if not (a == "75" and type_pair in SM80_TYPES)]
+            gencode = sum((["-gencode", "arch=compute_%s,code=sm_%s" % (a, a)] for a in archs), [])
+            out = os.path.join(cls.tmp.name, type_pair + ".o")
+            code, stdout, stderr = run([NVCC, "-c", "-DWITH_STEPS=1"] + flags + gencode + defines(type_pair)
+                                       + [str(GEMM_CU), "-o", out], timeout=COMPILE_TIMEOUT_S)
+            return type_pair, (code, stdout + stderr, archs)
+
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1)) as pool:
+            cls.results = dict(pool.map(build, TYPE_PAIRS))
+
+    @classmethod
+    def tearDownClass(cls):
+        if hasattr(cls, "tmp"):
+            cls.tmp.cleanup()
+
+    def test_every_step_compiles(self):
+        failed = {t: tail(output, 4) for t, (code, output, _) in self.results.items() if code != 0}
+        self.assertEqual(failed, {}, "type pairs whose steps do not compile")
+
+    def test_every_step_of_every_tile_configuration(self):
+        tiles = {"F16_IN_F32_OUT": 4, "BF16_IN_F32_OUT": 4, "F16_IN_OUT": 3, "U8_IN_I32_OUT": 2,
+                 "I8_IN_I32_OUT": 2, "TF32_IN_F32_OUT": 2, "F64_IN_OUT": 2}
+        for type_pair, (code, output, archs) in self.results.items():
+            if code != 0:
+                continue
+            entries = re.findall(r"Compiling entry function '_Z6d_gemmILi(\d+)ELi(\d+)EE\S*' for 'sm_(\d+)'", output)
+            want = {(str(tile), str(step), arch) for tile in range(tiles[type_pair])
+                    for step in range(1, STEPS + 1) for arch in archs}
+            self.assertEqual(set(entries), want, "%s: d_gemm<TILE, STEP> entries" % type_pair)
+
+    def test_no_step_spills(self):
+        spilling = {}
+        for type_pair, (code, output, _) in self.results.items():
+            report = parse_ptxas_report(output) if code == 0 else {}
+            self.assertTrue(report or code != 0, "%s: no ptxas report" % type_pair)
+            bad = {name: spill for name, spill in report.items() if spill != (0, 0)}
+            if bad:
+                spilling[type_pair] = bad
+        self.assertEqual(spilling, {}, "steps that spill")

@@ -388,7 +388,7 @@ for _name, _, _texts in INVALID:
 def d_gemm_ptx_all(ptx):
     """The bodies of the d_gemm<TILE> kernels in a PTX file, one per tile configuration, each up to the
     next kernel: inline PTX puts "}" lines of its own inside the body."""
-    return re.findall(r"\.entry _Z6d_gemmILi\d+EE.*?(?=^\.visible \.entry |^\.entry |\Z)", ptx,
+    return re.findall(r"\.entry _Z6d_gemmILi\d+ELi7EE.*?(?=^\.visible \.entry |^\.entry |\Z)", ptx,
                       re.DOTALL | re.MULTILINE)
 
 
