@@ -1180,13 +1180,14 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true",
                         help="default WMMA shapes only, sizes 127x253x61 and 1024^3, fewer sanitizer runs")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 4, help="parallel builds (default: CPUs)")
-    parser.add_argument("--gpu-jobs", type=int, default=1,
-                        help="binaries run at a time on the GPU (default 1: sequential)")
+    parser.add_argument("--gpu-jobs", type=int, default=4,
+                        help="binaries run at a time on the GPU (default 4; 1: sequential)")
     parser.add_argument("--san-jobs", type=int, default=4, help="compute-sanitizer runs at a time (default 4)")
     parser.add_argument("--out", default=os.path.join("out", "gpu-test"), help="log directory (default out/gpu-test)")
     parser.add_argument("--types", default=",".join(TYPE_PAIRS), help="comma-separated type pairs")
-    parser.add_argument("--budget", type=int, default=540,
-                        help="seconds after which no new work starts (default 540); running work gets %ds more" % GRACE)
+    parser.add_argument("--budget", type=int, default=1200,
+                        help="seconds after which no new work starts (default 1200; every part takes about 500 on "
+                             "an H100 with --gpu-jobs 4); running work gets %ds more" % GRACE)
     parser.add_argument("--parts", default="main,tiers,ptx,steps",
                         help="what to run (default all): main (every configuration, failure paths), tiers (the "
                              "tiles of smaller GPUs), ptx (PTX-only builds for sm_75, 80, 86, 89), steps (steps 1 "
