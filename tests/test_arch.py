@@ -32,11 +32,44 @@ ARCHS = ("75", "80", "86", "89", "90", "100", "120")
 SM80_TYPES = ("BF16_IN_F32_OUT", "TF32_IN_F32_OUT", "F64_IN_OUT")
 DEFAULT_SHAPE = {"TF32_IN_F32_OUT": "MNK_16x16x8", "F64_IN_OUT": "MNK_8x8x4"}
 TYPE_PAIRS = ("F16_IN_F32_OUT", "F16_IN_OUT", "U8_IN_I32_OUT", "I8_IN_I32_OUT") + SM80_TYPES
+TILES = {"F16_IN_F32_OUT": 4, "BF16_IN_F32_OUT": 4, "F16_IN_OUT": 3, "U8_IN_I32_OUT": 2,   # tile configurations
+         "I8_IN_I32_OUT": 2, "TF32_IN_F32_OUT": 2, "F64_IN_OUT": 2}
+STEP_ARCHS = ("75", "80", "90")   # plain loads, cp.async, the copy engine: every code path of the steps
+STEPS = 7
 
 
 def defines(type_pair, transpose_b=0):
     return ["-DCONFIG_ON_COMMAND_LINE", "-D" + type_pair, "-D" + DEFAULT_SHAPE.get(type_pair, "MNK_16x16x16"),
             "-DTRANSPOSE_A=0", "-DTRANSPOSE_B=%d" % transpose_b]
+
+
+def compile_type_pairs(directory, archs, extra=()):
+    """{type pair: (exit status, nvcc and ptxas output, architectures)}: every type pair compiled with -Xptxas -v
+    for `archs` (without sm_75 for the type pairs that need sm_80), in parallel."""
+    flags = makefile_nvcc_flags() + ["-Xptxas", "-v"] + list(extra)
+
+    def build(type_pair):
+        chosen = [a for a in archs if not (a == "75" and type_pair in SM80_TYPES)]
+        gencode = sum((["-gencode", "arch=compute_%s,code=sm_%s" % (a, a)] for a in chosen), [])
+        out = os.path.join(directory, type_pair + ".o")
+        code, stdout, stderr = run([NVCC, "-c"] + flags + gencode + defines(type_pair) + [str(GEMM_CU), "-o", out],
+                                   timeout=COMPILE_TIMEOUT_S)
+        return type_pair, (code, stdout + stderr, chosen)
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1)) as pool:
+        return dict(pool.map(build, TYPE_PAIRS))
+
+
+def spilling_functions(results):
+    """{type pair: {function: (spill stores, spill loads)}} for the functions that spill; asserts a ptxas report."""
+    spilling = {}
+    for type_pair, (code, output, _) in results.items():
+        report = parse_ptxas_report(output) if code == 0 else {}
+        assert report or code != 0, "%s: no ptxas report" % type_pair
+        bad = {name: spill for name, spill in report.items() if spill != (0, 0)}
+        if bad:
+            spilling[type_pair] = bad
+    return spilling
 
 
 def make_print(*arguments):
@@ -52,18 +85,7 @@ class EveryArchitecture(unittest.TestCase):
         if not GEMM_CU.exists():
             raise unittest.SkipTest("out/gemm.cu is missing")
         cls.tmp = tempfile.TemporaryDirectory(prefix="gemm-arch-")
-        flags = makefile_nvcc_flags() + ["-Xptxas", "-v"]
-
-        def build(type_pair):
-            archs = [a for a in ARCHS if not (a == "75" and type_pair in SM80_TYPES)]
-            gencode = sum((["-gencode", "arch=compute_%s,code=sm_%s" % (a, a)] for a in archs), [])
-            out = os.path.join(cls.tmp.name, type_pair + ".o")
-            code, stdout, stderr = run([NVCC, "-c"] + flags + gencode + defines(type_pair) + [str(GEMM_CU), "-o", out],
-                                       timeout=COMPILE_TIMEOUT_S)
-            return type_pair, (code, stdout + stderr)
-
-        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1)) as pool:
-            cls.results = dict(pool.map(build, TYPE_PAIRS))
+        cls.results = compile_type_pairs(cls.tmp.name, ARCHS)
 
     @classmethod
     def tearDownClass(cls):
@@ -71,29 +93,19 @@ class EveryArchitecture(unittest.TestCase):
             cls.tmp.cleanup()
 
     def test_every_type_pair_compiles_for_every_architecture(self):
-        failed = {t: tail(output, 4) for t, (code, output) in self.results.items() if code != 0}
+        failed = {t: tail(output, 4) for t, (code, output, _) in self.results.items() if code != 0}
         self.assertEqual(failed, {}, "type pairs that do not compile for %s" % ", ".join(ARCHS))
 
     def test_no_spills_on_any_architecture(self):
-        spilling = {}
-        for type_pair, (code, output) in self.results.items():
-            report = parse_ptxas_report(output) if code == 0 else {}
-            self.assertTrue(report or code != 0, "%s: no ptxas report" % type_pair)
-            bad = {name: spill for name, spill in report.items() if spill != (0, 0)}
-            if bad:
-                spilling[type_pair] = bad
-        self.assertEqual(spilling, {}, "functions that spill")
+        self.assertEqual(spilling_functions(self.results), {}, "functions that spill")
 
     def test_every_tile_configuration_for_every_architecture(self):
         """ptxas reports d_gemm<TILE> once per tile configuration and architecture."""
-        tiles = {"F16_IN_F32_OUT": 4, "BF16_IN_F32_OUT": 4, "F16_IN_OUT": 3, "U8_IN_I32_OUT": 2,
-                 "I8_IN_I32_OUT": 2, "TF32_IN_F32_OUT": 2, "F64_IN_OUT": 2}
-        for type_pair, (code, output) in self.results.items():
+        for type_pair, (code, output, archs) in self.results.items():
             if code != 0:
                 continue
-            archs = len([a for a in ARCHS if not (a == "75" and type_pair in SM80_TYPES)])
             entries = re.findall(r"Compiling entry function '_Z6d_gemmILi\d+ELi7EE\S*' for 'sm_(\d+)'", output)
-            self.assertEqual(len(entries), tiles[type_pair] * archs, "%s: d_gemm entries %s" % (type_pair, entries))
+            self.assertEqual(len(entries), TILES[type_pair] * len(archs), "%s: d_gemm entries %s" % (type_pair, entries))
 
     def test_sm80_type_pairs_refuse_sm75(self):
         for type_pair in SM80_TYPES:
@@ -146,12 +158,7 @@ class ArchSpellings(unittest.TestCase):
             self.assertIn("code=compute_120", result.stdout, "PTX for the newest, for GPUs after it")
 
 
-if __name__ == "__main__":
-    unittest.main()
 
-
-STEP_ARCHS = ("75", "80", "90")   # plain loads, cp.async, the copy engine: every code path of the steps
-STEPS = 7
 
 
 @unittest.skipIf(NVCC is None, "nvcc not found (not on PATH, no /usr/local/cuda/bin/nvcc)")
@@ -164,18 +171,7 @@ class EveryStep(unittest.TestCase):
         if not GEMM_CU.exists():
             raise unittest.SkipTest("out/gemm.cu is missing")
         cls.tmp = tempfile.TemporaryDirectory(prefix="gemm-steps-")
-        flags = makefile_nvcc_flags() + ["-Xptxas", "-v"]
-
-        def build(type_pair):
-            archs = [a for a in STEP_ARCHS if not (a == "75" and type_pair in SM80_TYPES)]
-            gencode = sum((["-gencode", "arch=compute_%s,code=sm_%s" % (a, a)] for a in archs), [])
-            out = os.path.join(cls.tmp.name, type_pair + ".o")
-            code, stdout, stderr = run([NVCC, "-c", "-DWITH_STEPS=1"] + flags + gencode + defines(type_pair)
-                                       + [str(GEMM_CU), "-o", out], timeout=COMPILE_TIMEOUT_S)
-            return type_pair, (code, stdout + stderr, archs)
-
-        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1)) as pool:
-            cls.results = dict(pool.map(build, TYPE_PAIRS))
+        cls.results = compile_type_pairs(cls.tmp.name, STEP_ARCHS, ["-DWITH_STEPS=1"])
 
     @classmethod
     def tearDownClass(cls):
@@ -187,22 +183,17 @@ class EveryStep(unittest.TestCase):
         self.assertEqual(failed, {}, "type pairs whose steps do not compile")
 
     def test_every_step_of_every_tile_configuration(self):
-        tiles = {"F16_IN_F32_OUT": 4, "BF16_IN_F32_OUT": 4, "F16_IN_OUT": 3, "U8_IN_I32_OUT": 2,
-                 "I8_IN_I32_OUT": 2, "TF32_IN_F32_OUT": 2, "F64_IN_OUT": 2}
         for type_pair, (code, output, archs) in self.results.items():
             if code != 0:
                 continue
             entries = re.findall(r"Compiling entry function '_Z6d_gemmILi(\d+)ELi(\d+)EE\S*' for 'sm_(\d+)'", output)
-            want = {(str(tile), str(step), arch) for tile in range(tiles[type_pair])
+            want = {(str(tile), str(step), arch) for tile in range(TILES[type_pair])
                     for step in range(1, STEPS + 1) for arch in archs}
             self.assertEqual(set(entries), want, "%s: d_gemm<TILE, STEP> entries" % type_pair)
 
     def test_no_step_spills(self):
-        spilling = {}
-        for type_pair, (code, output, _) in self.results.items():
-            report = parse_ptxas_report(output) if code == 0 else {}
-            self.assertTrue(report or code != 0, "%s: no ptxas report" % type_pair)
-            bad = {name: spill for name, spill in report.items() if spill != (0, 0)}
-            if bad:
-                spilling[type_pair] = bad
-        self.assertEqual(spilling, {}, "steps that spill")
+        self.assertEqual(spilling_functions(self.results), {}, "steps that spill")
+
+
+if __name__ == "__main__":
+    unittest.main()
