@@ -53,9 +53,14 @@ endif
 ifeq ($(strip $(CUBIN_ARCHS) $(PTX_ARCHS)),)
 $(error ARCH is empty; name at least one architecture, e.g. ARCH=90)
 endif
-GENCODE := $(foreach a,$(CUBIN_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
+# Machine code for a 9.0 GPU is built for sm_90a, Hopper's own instructions (wgmma, setmaxnreg), which
+# d_gemm_hopper needs; it runs on 9.0 GPUs alone, as sm_90 code does. The PTX that newer GPUs compile
+# is never an "a" architecture's: that PTX runs on no other GPU.
+CUBIN_GENCODE := $(patsubst 90,90a,$(CUBIN_ARCHS))
+LAST_PTX := $(patsubst %a,%,$(lastword $(CUBIN_ARCHS)))
+GENCODE := $(foreach a,$(CUBIN_GENCODE),-gencode arch=compute_$(a),code=sm_$(a)) \
            $(foreach a,$(PTX_ARCHS),-gencode arch=compute_$(a),code=compute_$(a)) \
-           $(if $(CUBIN_ARCHS),-gencode arch=compute_$(lastword $(CUBIN_ARCHS))$(comma)code=compute_$(lastword $(CUBIN_ARCHS)))
+           $(if $(CUBIN_ARCHS),-gencode arch=compute_$(LAST_PTX)$(comma)code=compute_$(LAST_PTX))
 
 # The configuration. Without TYPE and MNK the #defines in gemm.md apply.
 TYPES := F16_IN_F32_OUT F16_IN_OUT U8_IN_I32_OUT I8_IN_I32_OUT BF16_IN_F32_OUT TF32_IN_F32_OUT F64_IN_OUT

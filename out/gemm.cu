@@ -1382,7 +1382,7 @@ static Verdict compare_results(const accum_t *c_out, const exact_t *expected, co
 }
 /* ==== The harness ==== */
 #line 2645 "gemm.md"
-enum { KERNEL_FAST, KERNEL_NAIVE, KERNEL_STEP1 };   /* then step2 .. step7; step7 is fast */
+enum { KERNEL_FAST, KERNEL_NAIVE, KERNEL_STEP1 };   /* then step2 .. step7 (step7 is fast), then hopper */
 enum { VERIFY_AUTO, VERIFY_CPU, VERIFY_GPU, VERIFY_OFF };
 enum { FORMAT_TEXT, FORMAT_KV, FORMAT_CSV };
 
@@ -1446,13 +1446,16 @@ static int parse_shared_limit(const char *text)
 }
 
 /* --kernel's choices, in the order of KERNEL_FAST, KERNEL_NAIVE, KERNEL_STEP1 ... */
-static const char *const KERNEL_NAMES[] = {"fast", "naive", "step1", "step2", "step3", "step4", "step5", "step6", "step7"};
-static_assert(sizeof KERNEL_NAMES / sizeof KERNEL_NAMES[0] == KERNEL_STEP1 + LAST_STEP, "a name for every step");
+#define KERNEL_HOPPER (KERNEL_STEP1 + LAST_STEP)   /* d_gemm_hopper, the last part */
+#define KERNELS (KERNEL_HOPPER + 1)
+static const char *const KERNEL_NAMES[] = {"fast",  "naive", "step1", "step2", "step3",
+                                           "step4", "step5", "step6", "step7", "hopper"};
+static_assert(sizeof KERNEL_NAMES / sizeof KERNEL_NAMES[0] == KERNELS, "a name for every kernel");
 
-/* The step of d_gemm that a --kernel choice runs: LAST_STEP for fast, 0 for the naive kernel. */
+/* The step of d_gemm that a --kernel choice runs: LAST_STEP for fast, 0 for the others. */
 static int kernel_step(int kernel)
 {
-    return kernel == KERNEL_NAIVE ? 0 : kernel == KERNEL_FAST ? LAST_STEP : kernel - KERNEL_STEP1 + 1;
+    return kernel == KERNEL_FAST ? LAST_STEP : kernel >= KERNEL_STEP1 && kernel < KERNEL_HOPPER ? kernel - KERNEL_STEP1 + 1 : 0;
 }
 
 /* One option as getopt_long returns it, with its value and the word it came from: 0 to go on, 1 to stop
@@ -1465,9 +1468,13 @@ static int parse_flag(int option, const char *value, const char *word, Options *
     long long number;
     switch (option) {
     case 'k':
-        options->kernel = parse_choice(value, KERNEL_NAMES, KERNEL_STEP1 + LAST_STEP);
-        if (!WITH_STEPS && options->kernel >= KERNEL_STEP1 && kernel_step(options->kernel) < LAST_STEP) {
+        options->kernel = parse_choice(value, KERNEL_NAMES, KERNELS);
+        if (!WITH_STEPS && options->kernel >= KERNEL_STEP1 && options->kernel < KERNEL_STEP1 + LAST_STEP - 1) {
             snprintf(error, error_size, "--kernel=%s needs the steps built in: make STEPS=1", value);
+            return -1;
+        }
+        if (options->kernel == KERNEL_HOPPER && TYPE_PAIR == PAIR_F64_IN_OUT) {
+            snprintf(error, error_size, "--kernel=hopper: %s has no wgmma; use the WMMA kernels", TYPE_NAME);
             return -1;
         }
         break;
@@ -1578,7 +1585,9 @@ static void print_usage(FILE *out)
 {
     fprintf(out,
             "usage: gemm [options] [M N K]   (built for %s, WMMA %s, TRANSPOSE_A=%d TRANSPOSE_B=%d)\n"
-            "  -k, --kernel=fast|naive|stepN    d_gemm (default), d_gemm_naive, or step N of d_gemm (1 to 7)\n"
+            "  -k, --kernel=fast|naive|stepN|hopper\n"
+            "                                   d_gemm (default), d_gemm_naive, step N of d_gemm (1 to 7),\n"
+            "                                   or d_gemm_hopper (wgmma: sm_90a builds, 9.0 GPUs)\n"
             "  -v, --verify=auto|cpu|gpu|off    reference to check against (default auto)\n"
             "  -i, --iterations=N               timed runs (default 10)\n"
             "  -w, --warmup=N                   untimed runs before them (default 2)\n"
@@ -1597,7 +1606,7 @@ static void print_usage(FILE *out)
             "             4 out of memory, 5 CUDA or cuBLAS error, 6 file error\n",
             TYPE_NAME, SHAPE_NAME, TRANSPOSE_A, TRANSPOSE_B, MAX_PRINT_DIMENSION);
 }
-#line 2891 "gemm.md"
+#line 2900 "gemm.md"
 static uint64_t next_random(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
@@ -1632,7 +1641,7 @@ static void fill_accum(accum_t *x, size_t count, uint64_t seed, uint64_t stream)
     for (size_t e = 0; e < count; e++)
         x[e] = ACCUM_FROM_FLOAT(IS_INTEGER ? (float)random_int(&state, -128, 127) : (float)random_uniform(&state));
 }
-#line 2950 "gemm.md"
+#line 2959 "gemm.md"
 /* Every step of d_gemm for each tile configuration of this type pair; NULL past the last configuration, and
    for the steps before the last in a build without them (WITH_STEPS 0). */
 #define STEP_BUILT(step) (WITH_STEPS || (step) == LAST_STEP)
@@ -1663,6 +1672,8 @@ typedef struct {
     int tile;            /* the row of the tile table that fits it */
     int step;            /* the step of d_gemm to run: LAST_STEP unless --kernel=stepN */
 } Gpu;
+
+static void check_hopper(const Gpu *gpu);   /* --kernel=hopper: can this GPU and build run it? (the last part) */
 
 /* How a step of d_gemm fills its slabs, from the architecture it was compiled for and the tile configuration. */
 static const char *copy_path_name(int ptx_version, int tile, int step)
@@ -1696,10 +1707,12 @@ static void select_gpu(Gpu *gpu, const Options *options)
     gpu->shared_budget = (int)gpu->properties.sharedMemPerBlockOptin;
     if (options->shared_limit > 0 && options->shared_limit < gpu->shared_budget)
         gpu->shared_budget = options->shared_limit;
+    if (options->kernel == KERNEL_HOPPER)
+        check_hopper(gpu);   /* the last part: compute capability 9.0, an sm_90a build, the shared memory */
     gpu->tile = choose_tile(gpu->shared_budget);
-    gpu->step = options->kernel == KERNEL_NAIVE ? LAST_STEP : kernel_step(options->kernel);
+    gpu->step = kernel_step(options->kernel) ? kernel_step(options->kernel) : LAST_STEP;
     if (gpu->tile < 0) {
-        if (options->kernel != KERNEL_NAIVE && !options->peak)
+        if (kernel_step(options->kernel) && !options->peak)
             die(EXIT_NO_GPU, "d_gemm needs at least %d bytes of shared memory per block for %s; %s allows %d",
                 tile_geometry(TILES - 1).shared_bytes, TYPE_NAME, gpu->properties.name, gpu->shared_budget);
         gpu->tile = TILES - 1;   /* the naive kernel and the ceiling do not use it */
@@ -1713,7 +1726,7 @@ static void select_gpu(Gpu *gpu, const Options *options)
     if (shared_bytes <= (int)gpu->properties.sharedMemPerBlockOptin)
         CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
 }
-#line 3041 "gemm.md"
+#line 3054 "gemm.md"
 static void *allocate(size_t bytes, const char *what)
 {
     void *memory = malloc(bytes > 0 ? bytes : 1);
@@ -1730,7 +1743,7 @@ static void check_device_memory(double bytes_needed)
         die(EXIT_NO_MEMORY, "this run needs %.2f GiB of device memory; %.2f GiB of %.2f GiB are free",
             bytes_needed / 0x1p30, free_bytes / 0x1p30, total_bytes / 0x1p30);
 }
-#line 3069 "gemm.md"
+#line 3082 "gemm.md"
 typedef struct {
     double median_ms, min_ms;
 } Timing;
@@ -1772,7 +1785,7 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
     free(times);
     return timing;
 }
-#line 3133 "gemm.md"
+#line 3146 "gemm.md"
 typedef struct {
     Shape shape;
     int kernel;
@@ -1783,14 +1796,23 @@ typedef struct {
     int tile;                     /* d_gemm's row of the tile table */
     int step;                     /* which step of d_gemm (LAST_STEP: d_gemm itself) */
     int cluster;                  /* blocks per cluster: the tile's on the copy-engine path, else 1 */
+    bool prepare_a, prepare_b;    /* a_tiled and b_tiled are copies of their own, prepared per launch */
+    int grid_clusters;            /* d_gemm_hopper: clusters in its persistent grid */
     CUtensorMap a_map, b_map;     /* where the copy engine finds the slabs of a_tiled and b_tiled */
 } Run;
-#line 3151 "gemm.md"
+
+/* The Hopper kernel of the last part, [Past WMMA](#past-wmma-hoppers-warpgroup-mma), as the harness calls it. */
+static bool hopper_prepares(int operand);   /* 0: A, 1: B */
+static Shape hopper_shape(int m, int n, int k);
+static TileGeometry hopper_geometry(void);
+static void setup_hopper(Run *run);
+static void launch_hopper(const Run *run);
+#line 3173 "gemm.md"
 /* A tiled operand stored as rows x ld, viewed as panels: (element in panel, row, panel). A box is
    box_panels panels of box_rows rows, each row ld_shared long: the padding past the panel is out of the
    tensor, so the copy engine fills it with zeros and reads nothing for it. */
 static void make_tensor_map(CUtensorMap *map, const input_t *operand, int rows, int ld, int panel, int ld_shared,
-                            int box_rows, int box_panels)
+                            int box_rows, int box_panels, CUtensorMapSwizzle swizzle)
 {
     static PFN_cuTensorMapEncodeTiled_v12000 encode = NULL;
     if (!encode) {
@@ -1809,7 +1831,7 @@ static void make_tensor_map(CUtensorMap *map, const input_t *operand, int rows, 
     cuuint32_t box[3] = {(cuuint32_t)ld_shared, (cuuint32_t)box_rows, (cuuint32_t)box_panels};
     cuuint32_t step[3] = {1, 1, 1};
     CUresult result = encode(map, type, 3, (void *)operand, size, stride, box, step, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                             CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+                             swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
                              CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (result != CUDA_SUCCESS)
         die(EXIT_CUDA_ERROR, "cuTensorMapEncodeTiled failed with error %d", (int)result);
@@ -1821,12 +1843,12 @@ static void make_tensor_maps(Run *run)
     TileGeometry tile = tile_geometry(run->tile);
     make_tensor_map(&run->a_map, run->a_tiled, TILE_TRANSPOSE_A ? shape->k_padded : shape->m_padded,
                     TILE_TRANSPOSE_A ? shape->m_padded : shape->k_padded, tile.a.panel, tile.a.ld, tile.a.box_rows,
-                    tile.a.box_panels);
+                    tile.a.box_panels, CU_TENSOR_MAP_SWIZZLE_NONE);
     make_tensor_map(&run->b_map, run->b_tiled, TILE_TRANSPOSE_B ? shape->n_padded : shape->k_padded,
                     TILE_TRANSPOSE_B ? shape->k_padded : shape->n_padded, tile.b.panel, tile.b.ld, tile.b.rows,
-                    tile.b.panels);
+                    tile.b.panels, CU_TENSOR_MAP_SWIZZLE_NONE);
 }
-#line 3197 "gemm.md"
+#line 3219 "gemm.md"
 /* d_gemm's operands as it reads them: int8 operands stored the other way transposed, tf32 operands rounded. */
 static void prepare_operands(const Run *run)
 {
@@ -1846,7 +1868,9 @@ static void launch_gemm(const void *context)
 {
     const Run *run = (const Run *)context;
     const Shape *shape = &run->shape;
-    if (run->kernel == KERNEL_NAIVE) {
+    if (run->kernel == KERNEL_HOPPER) {
+        launch_hopper(run);
+    } else if (run->kernel == KERNEL_NAIVE) {
         long long tiles = (long long)(shape->m_padded / FRAG_M) * (shape->n_padded / FRAG_N);
         unsigned blocks = (unsigned)((tiles + NAIVE_WARPS - 1) / NAIVE_WARPS);
         d_gemm_naive<<<blocks, NAIVE_WARPS * 32>>>(run->a, run->b, run->c, *shape, run->alpha, run->beta);
@@ -1873,7 +1897,7 @@ static void launch_gemm(const void *context)
     }
     CHECK_LAUNCH();
 }
-#line 3260 "gemm.md"
+#line 3284 "gemm.md"
 typedef struct {
     int available;                  /* cuBLAS has no unsigned int8 GEMM */
     cudaDataType input, output;     /* of A and B, of C */
@@ -1892,7 +1916,7 @@ static const CublasTypes CUBLAS_TYPES[] = {
     {1,           CUDA_R_64F,  CUDA_R_64F, CUBLAS_COMPUTE_64F},             /* F64_IN_OUT */
 };
 #define HAS_CUBLAS (CUBLAS_TYPES[TYPE_PAIR].available)
-#line 3283 "gemm.md"
+#line 3307 "gemm.md"
 typedef struct {
     Run run;
     cublasHandle_t handle;
@@ -1912,7 +1936,7 @@ static void launch_cublas(const void *context)
                                   cublas->run.c, types.output, shape->n_padded, types.compute,
                                   CUBLAS_GEMM_DEFAULT);
 }
-#line 3316 "gemm.md"
+#line 3340 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -1939,7 +1963,7 @@ static void write_npy(const char *prefix, const char *name, const char *descr, c
         die(EXIT_IO_ERROR, "cannot write %s: %s", path, strerror(saved));
     }
 }
-#line 3350 "gemm.md"
+#line 3374 "gemm.md"
 typedef struct {
     const char *input, *accum;   /* NumPy's type strings for A and B, and for C */
     int widen;                   /* 1: NumPy has no such type; A and B are widened, exactly, to float32 */
@@ -1975,7 +1999,7 @@ static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, 
         free(widened);
     }
 }
-#line 3394 "gemm.md"
+#line 3418 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -2070,7 +2094,7 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 3500 "gemm.md"
+#line 3524 "gemm.md"
 typedef struct {
     Shape shape;
     int verify;                                          /* VERIFY_CPU, VERIFY_GPU or VERIFY_OFF */
@@ -2092,16 +2116,18 @@ static double milliseconds_since(double start)
 {
     return (seconds_now() - start) * 1e3;
 }
-#line 3529 "gemm.md"
-static Shape gemm_shape(int m, int n, int k, int tile_index)
+#line 3553 "gemm.md"
+static Shape gemm_shape(int m, int n, int k, int tile_index, int kernel)
 {
+    if (kernel == KERNEL_HOPPER)
+        return hopper_shape(m, n, k);
     TileGeometry tile = tile_geometry(tile_index);
     return make_shape(m, n, k, tile.block_m, tile.block_n * tile.cluster, tile.block_k);
 }
 
 static void plan_memory(Gemm *gemm, const Options *options, const Gpu *gpu)
 {
-    Shape shape = gemm->shape = gemm_shape(options->m, options->n, options->k, gpu->tile);
+    Shape shape = gemm->shape = gemm_shape(options->m, options->n, options->k, gpu->tile, options->kernel);
     gemm->verify = options->verify;
     if (gemm->verify == VERIFY_AUTO)
         gemm->verify = (long long)shape.m * shape.n * shape.k <= CPU_VERIFY_LIMIT ? VERIFY_CPU : VERIFY_GPU;
@@ -2112,13 +2138,15 @@ static void plan_memory(Gemm *gemm, const Options *options, const Gpu *gpu)
     gemm->bytes_a_padded = (size_t)shape.rows_a_padded * shape.cols_a_padded * sizeof(input_t);
     gemm->bytes_b_padded = (size_t)shape.rows_b_padded * shape.cols_b_padded * sizeof(input_t);
     gemm->bytes_c_padded = (size_t)shape.m_padded * shape.n_padded * sizeof(accum_t);
-    double bytes_tiled = (PREPARE_A ? (double)gemm->bytes_a_padded : 0.0) +
-                         (PREPARE_B ? (double)gemm->bytes_b_padded : 0.0);
+    gemm->run.prepare_a = options->kernel == KERNEL_HOPPER ? hopper_prepares(0) : PREPARE_A;
+    gemm->run.prepare_b = options->kernel == KERNEL_HOPPER ? hopper_prepares(1) : PREPARE_B;
+    double bytes_tiled = (gemm->run.prepare_a ? (double)gemm->bytes_a_padded : 0.0) +
+                         (gemm->run.prepare_b ? (double)gemm->bytes_b_padded : 0.0);
     check_device_memory((double)gemm->bytes_a_padded + gemm->bytes_b_padded + bytes_tiled +
                         gemm->bytes_c_padded * (gemm->use_cublas ? 2.0 : 1.0) +
                         (gemm->verify == VERIFY_GPU ? (double)gemm->count_c * (sizeof(exact_t) + sizeof(double)) : 0.0));
 }
-#line 3560 "gemm.md"
+#line 3588 "gemm.md"
 static void make_inputs(Gemm *gemm, const Options *options)
 {
     gemm->a = (input_t *)allocate(gemm->count_a * sizeof(input_t), "A");
@@ -2133,7 +2161,7 @@ static void make_inputs(Gemm *gemm, const Options *options)
         write_npy(options->dump_prefix, "C_in", NPY_ACCUM, gemm->c_in, gemm->shape.m, gemm->shape.n, sizeof(accum_t));
     }
 }
-#line 3582 "gemm.md"
+#line 3610 "gemm.md"
 static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2155,17 +2183,21 @@ static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
     run->beta = (scalar_t)options->beta;
     run->tile = gpu->tile;
     run->step = gpu->step;
-    run->cluster = gpu->copy_engine ? tile_geometry(gpu->tile, gpu->step).cluster : 1;
+    run->cluster = run->kernel == KERNEL_HOPPER ? hopper_geometry().cluster
+                   : gpu->copy_engine           ? tile_geometry(gpu->tile, gpu->step).cluster
+                                                : 1;
     CHECK_CUDA(cudaMalloc(&run->a, gemm->bytes_a_padded));
     CHECK_CUDA(cudaMalloc(&run->b, gemm->bytes_b_padded));
     CHECK_CUDA(cudaMalloc(&run->c, gemm->bytes_c_padded));
     run->a_tiled = run->a;
     run->b_tiled = run->b;
-    if (PREPARE_A)
+    if (run->prepare_a)
         CHECK_CUDA(cudaMalloc(&run->a_tiled, gemm->bytes_a_padded));
-    if (PREPARE_B)
+    if (run->prepare_b)
         CHECK_CUDA(cudaMalloc(&run->b_tiled, gemm->bytes_b_padded));
-    if (gpu->copy_engine)
+    if (run->kernel == KERNEL_HOPPER)
+        setup_hopper(run);
+    else if (gpu->copy_engine)
         make_tensor_maps(run);
     start = seconds_now();
     CHECK_CUDA(cudaMemcpy(run->a, gemm->a_padded, gemm->bytes_a_padded, cudaMemcpyHostToDevice));
@@ -2173,7 +2205,7 @@ static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
     CHECK_CUDA(cudaMemcpy(run->c, gemm->c_padded, gemm->bytes_c_padded, cudaMemcpyHostToDevice));
     gemm->h2d_ms = milliseconds_since(start);
 }
-#line 3628 "gemm.md"
+#line 3660 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -2205,7 +2237,7 @@ static void compute_reference(Gemm *gemm)
         reference_gpu(run, (exact_t)run->alpha, (exact_t)run->beta, gemm->expected, gemm->bound);
     gemm->reference_ms = milliseconds_since(start);
 }
-#line 3665 "gemm.md"
+#line 3697 "gemm.md"
 static void run_once_and_check(Gemm *gemm, const Options *options)
 {
     const Shape *shape = &gemm->shape;
@@ -2222,7 +2254,7 @@ static void run_once_and_check(Gemm *gemm, const Options *options)
     if (options->dump_prefix)
         write_npy(options->dump_prefix, "C_out", NPY_ACCUM, gemm->c_out, shape->m, shape->n, sizeof(accum_t));
 }
-#line 3688 "gemm.md"
+#line 3720 "gemm.md"
 static void time_kernels(Gemm *gemm, const Options *options)
 {
     const Shape *shape = &gemm->shape;
@@ -2244,14 +2276,25 @@ static void time_kernels(Gemm *gemm, const Options *options)
     CHECK_CUBLAS(cublasDestroy(cublas.handle));
     CHECK_CUDA(cudaFree(cublas.run.c));
 }
-#line 3716 "gemm.md"
+#line 3748 "gemm.md"
 #define RATE(timing, operations) ((operations) / ((timing).median_ms * 1e-3) / 1e12)
+
+/* The tile and the copy path of the kernel that ran. */
+static TileGeometry run_tile(const Run *run)
+{
+    return run->kernel == KERNEL_HOPPER ? hopper_geometry() : tile_geometry(run->tile, run->step);
+}
+
+static const char *run_copy_path(const Gpu *gpu, const Run *run)
+{
+    return run->kernel == KERNEL_HOPPER ? "copy-engine" : copy_path_name(gpu->ptx_version, run->tile, run->step);
+}
 
 static void report_gemm(Report *report, const Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
     double operations = 2.0 * shape->m * shape->n * shape->k;
-    TileGeometry tile = tile_geometry(gemm->run.tile, gemm->run.step);
+    TileGeometry tile = run_tile(&gemm->run);
     char tile_name[48];
     snprintf(tile_name, sizeof tile_name, "%dx%dx%d", tile.block_m, tile.block_n, tile.block_k);
     const char *verify_name = gemm->verify == VERIFY_OFF ? "off" : gemm->verify == VERIFY_CPU ? "cpu" : "gpu";
@@ -2280,19 +2323,19 @@ static void report_gemm(Report *report, const Gemm *gemm, const Options *options
         TEXT("tile", tile_name),                     INTEGER("warps", tile.threads / 32),
         INTEGER("stages", tile.stages),              INTEGER("cluster", gemm->run.cluster),
         INTEGER("shared_bytes", tile.shared_bytes),  INTEGER("shared_budget", gpu->shared_budget),
-        TEXT("copy_path", copy_path_name(gpu->ptx_version, gemm->run.tile, gemm->run.step)),
+        TEXT("copy_path", run_copy_path(gpu, &gemm->run)),
         REAL("pad_ms", "%.3f", gemm->pad_ms),        REAL("h2d_ms", "%.3f", gemm->h2d_ms),
         REAL("d2h_ms", "%.3f", gemm->d2h_ms),        REAL("extract_ms", "%.3f", gemm->extract_ms),
         REAL("reference_ms", "%.3f", gemm->reference_ms),
     };
     report_fields(report, fields, sizeof fields / sizeof fields[0]);
 }
-#line 3767 "gemm.md"
+#line 3810 "gemm.md"
 static void print_text_report(const Report *report, const Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
     const Verdict *verdict = &gemm->verdict;
-    TileGeometry tile = tile_geometry(gemm->run.tile, gemm->run.step);
+    TileGeometry tile = run_tile(&gemm->run);
     const char *kernel_name = options->kernel == KERNEL_FAST ? "d_gemm" : KERNEL_NAMES[options->kernel];
     printf("%s, WMMA %s, TRANSPOSE_A=%d TRANSPOSE_B=%d on %s (sm_%d, %d SMs)\n", TYPE_NAME, SHAPE_NAME,
            TRANSPOSE_A, TRANSPOSE_B, gpu->properties.name, gpu->cc, gpu->properties.multiProcessorCount);
@@ -2300,7 +2343,7 @@ static void print_text_report(const Report *report, const Gemm *gemm, const Opti
         printf("tiles    %d x %d x %d, %d warps, %d stages, clusters of %d, %.1f of %.1f KiB shared, %s\n",
                tile.block_m, tile.block_n, tile.block_k, tile.threads / 32, tile.stages, gemm->run.cluster,
                tile.shared_bytes / 1024.0, gpu->shared_budget / 1024.0,
-               copy_path_name(gpu->ptx_version, gemm->run.tile, gemm->run.step));
+               run_copy_path(gpu, &gemm->run));
     printf("problem  M=%d N=%d K=%d, padded to %d x %d x %d, alpha=%g beta=%g, seed %llu\n", shape->m,
            shape->n, shape->k, shape->m_padded, shape->n_padded, shape->k_padded, (double)gemm->run.alpha,
            (double)gemm->run.beta, options->seed);
@@ -2326,9 +2369,9 @@ static void print_text_report(const Report *report, const Gemm *gemm, const Opti
 
 static void free_gemm(Gemm *gemm)
 {
-    if (PREPARE_A)
+    if (gemm->run.prepare_a)
         CHECK_CUDA(cudaFree(gemm->run.a_tiled));
-    if (PREPARE_B)
+    if (gemm->run.prepare_b)
         CHECK_CUDA(cudaFree(gemm->run.b_tiled));
     CHECK_CUDA(cudaFree(gemm->run.a));
     CHECK_CUDA(cudaFree(gemm->run.b));
@@ -2338,7 +2381,7 @@ static void free_gemm(Gemm *gemm)
     for (size_t h = 0; h < sizeof host / sizeof host[0]; h++)
         free(host[h]);
 }
-#line 3822 "gemm.md"
+#line 3865 "gemm.md"
 static int run_gemm(const Options *options, const Gpu *gpu)
 {
     Gemm gemm;
@@ -2365,7 +2408,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     free_gemm(&gemm);
     return gemm.verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 3858 "gemm.md"
+#line 3901 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -2419,7 +2462,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     return 0;
 }
 /* ==== main ==== */
-#line 3921 "gemm.md"
+#line 3964 "gemm.md"
 static int self_test(void);   /* the appendix */
 
 int main(int argc, char **argv)
@@ -2438,8 +2481,440 @@ int main(int argc, char **argv)
     select_gpu(&gpu, &options);
     return options.peak ? run_peak(&options, &gpu) : run_gemm(&options, &gpu);
 }
+/* ==== Past WMMA: Hopper's warpgroup MMA ==== */
+#line 4220 "gemm.md"
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define HOPPER_BUILT 1   /* this compilation is for sm_90a: wgmma and setmaxnreg exist */
+#else
+#define HOPPER_BUILT 0
+#endif
+#define HOPPER_TYPE (TYPE_PAIR != PAIR_F64_IN_OUT)   /* f64 has no wgmma shape */
+#define HOPPER_16BIT (TYPE_PAIR == PAIR_F16_IN_F32_OUT || TYPE_PAIR == PAIR_F16_IN_OUT || \
+                      TYPE_PAIR == PAIR_BF16_IN_F32_OUT)
+#define HOPPER_A_MN (HOPPER_16BIT && TRANSPOSE_A)    /* A read as stored, M-major */
+#define HOPPER_B_MN (HOPPER_16BIT && !TRANSPOSE_B)   /* B read as stored, N-major */
+#define HOPPER_TRANSPOSE_A (TRANSPOSE_A && !HOPPER_A_MN)    /* transposed to M x K first */
+#define HOPPER_TRANSPOSE_B (!TRANSPOSE_B && !HOPPER_B_MN)   /* transposed to N x K first */
+#define HOPPER_ROW 128                             /* bytes per row of the swizzled layout */
+#define HOPPER_K (32 / (int)sizeof(input_t))       /* K of one wgmma */
+
+__device__ int hopper_built = HOPPER_BUILT;   /* what the host asks: was the GPU's code built for sm_90a? */
+
+/* A wgmma operand in shared memory: start address, leading and stride byte offsets, 128-byte swizzle. */
+__device__ static inline unsigned long long operand_descriptor(const void *start, unsigned leading, unsigned stride)
+{
+    return (unsigned long long)(shared_address(start) >> 4 & 0x3FFF) |
+           (unsigned long long)(leading >> 4 & 0x3FFF) << 16 |
+           (unsigned long long)(stride >> 4 & 0x3FFF) << 32 | 1ull << 62;
+}
+#line 4268 "gemm.md"
+typedef struct {
+    int block_m, block_n, block_k;   /* the block tile; block_k is one 128-byte row of K */
+    int consumers;                   /* warpgroups that multiply, 64 rows of the block tile each */
+    int stages;                      /* slabs in shared memory */
+    int cluster;                     /* blocks along M that share each slab of B */
+    int threads;                     /* the consumers and one producer warpgroup */
+    int a_bytes, b_bytes;            /* one slab of each */
+    int shared_bytes;                /* the stages, the barriers, 1 KiB to align the first slab */
+} HopperTile;
+
+__host__ __device__ constexpr HopperTile hopper_tile(void)
+{
+    HopperTile tile = {};
+    tile.block_m = 128;
+    tile.block_n = 256;
+    tile.block_k = HOPPER_ROW / (int)sizeof(input_t);
+    tile.consumers = 2;
+    tile.stages = 4;
+    tile.cluster = 2;
+    tile.threads = (tile.consumers + 1) * 128;
+    tile.a_bytes = tile.block_m * HOPPER_ROW;
+    tile.b_bytes = tile.block_n * HOPPER_ROW;
+    tile.shared_bytes = 1024 + tile.stages * (tile.a_bytes + tile.b_bytes) + 2 * tile.stages * 8;
+    return tile;
+}
+#line 4299 "gemm.md"
+__device__ static inline unsigned long long slab_descriptor(const unsigned char *slab, bool mn_major, int first,
+                                                            int step)
+{
+    constexpr int panel = HOPPER_ROW / (int)sizeof(input_t), block_k = hopper_tile().block_k;
+    if (mn_major)   /* panels of `panel` elements along M or N, block_k rows of K each */
+        return operand_descriptor(slab + (first / panel * block_k + step * HOPPER_K) * HOPPER_ROW,
+                                  block_k * HOPPER_ROW, 8 * HOPPER_ROW);
+    return operand_descriptor(slab + first * HOPPER_ROW + step * HOPPER_K * (int)sizeof(input_t), 16,
+                              8 * HOPPER_ROW);
+}
+#line 4321 "gemm.md"
+#define WGMMA_LOW "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+    "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
+    "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
+    "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+#define WGMMA_HIGH ", %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, " \
+    "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, " \
+    "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, " \
+    "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+#define WGMMA_D8(c, d, i) c(d[i]), c(d[i + 1]), c(d[i + 2]), c(d[i + 3]), c(d[i + 4]), c(d[i + 5]), \
+    c(d[i + 6]), c(d[i + 7])
+#define WGMMA_D64(c, d, i) WGMMA_D8(c, d, i), WGMMA_D8(c, d, i + 8), WGMMA_D8(c, d, i + 16), \
+    WGMMA_D8(c, d, i + 24), WGMMA_D8(c, d, i + 32), WGMMA_D8(c, d, i + 40), WGMMA_D8(c, d, i + 48), \
+    WGMMA_D8(c, d, i + 56)
+#define WGMMA_SCALE_D(index) "{\n .reg .pred p;\n setp.ne.b32 p, %" #index ", 0;\n wgmma.mma_async.sync.aligned."
+
+#if TYPE_PAIR == PAIR_F16_IN_OUT
+#define WGMMA_TYPES "f16.f16.f16"
+#elif TYPE_PAIR == PAIR_F16_IN_F32_OUT
+#define WGMMA_TYPES "f32.f16.f16"
+#elif TYPE_PAIR == PAIR_BF16_IN_F32_OUT
+#define WGMMA_TYPES "f32.bf16.bf16"
+#elif TYPE_PAIR == PAIR_I8_IN_I32_OUT
+#define WGMMA_TYPES "s32.s8.s8"
+#elif TYPE_PAIR == PAIR_U8_IN_I32_OUT
+#define WGMMA_TYPES "s32.u8.u8"
+#endif
+
+#if TYPE_PAIR == PAIR_F16_IN_OUT
+typedef unsigned wgmma_acc_t;   /* two halves per register */
+#define WGMMA_REGS 64
+#define WGMMA(d, a, b, scale)                                                                              \
+    asm volatile(WGMMA_SCALE_D(66) "m64n256k16." WGMMA_TYPES " {" WGMMA_LOW "}, %64, %65, p, 1, 1, %67, %68;\n}\n" \
+                 : WGMMA_D64("+r", d, 0) : "l"(a), "l"(b), "r"((int)(scale)), "n"(HOPPER_A_MN), "n"(HOPPER_B_MN))
+#elif HOPPER_16BIT
+typedef float wgmma_acc_t;
+#define WGMMA_REGS 128
+#define WGMMA(d, a, b, scale)                                                                              \
+    asm volatile(WGMMA_SCALE_D(130) "m64n256k16." WGMMA_TYPES " {" WGMMA_LOW WGMMA_HIGH "}, %128, %129, p, 1, 1, " \
+                 "%131, %132;\n}\n"                                                                        \
+                 : WGMMA_D64("+f", d, 0), WGMMA_D64("+f", d, 64)                                           \
+                 : "l"(a), "l"(b), "r"((int)(scale)), "n"(HOPPER_A_MN), "n"(HOPPER_B_MN))
+#elif TYPE_PAIR == PAIR_TF32_IN_F32_OUT
+typedef float wgmma_acc_t;
+#define WGMMA_REGS 128
+#define WGMMA(d, a, b, scale)                                                                              \
+    asm volatile(WGMMA_SCALE_D(130) "m64n256k8.f32.tf32.tf32 {" WGMMA_LOW WGMMA_HIGH "}, %128, %129, p, 1, 1;\n}\n" \
+                 : WGMMA_D64("+f", d, 0), WGMMA_D64("+f", d, 64) : "l"(a), "l"(b), "r"((int)(scale)))
+#elif IS_INTEGER
+typedef int wgmma_acc_t;
+#define WGMMA_REGS 128
+#define WGMMA(d, a, b, scale)                                                                              \
+    asm volatile(WGMMA_SCALE_D(130) "m64n256k32." WGMMA_TYPES " {" WGMMA_LOW WGMMA_HIGH "}, %128, %129, p;\n}\n" \
+                 : WGMMA_D64("+r", d, 0), WGMMA_D64("+r", d, 64) : "l"(a), "l"(b), "r"((int)(scale)))
+#else
+typedef double wgmma_acc_t;   /* f64: no wgmma */
+#define WGMMA_REGS 1
+#define WGMMA(d, a, b, scale)
+#endif
+#line 4389 "gemm.md"
+#if HOPPER_BUILT && HOPPER_TYPE
+#define HOPPER_ASM(text) asm volatile(text ::: "memory")
+#else
+#define HOPPER_ASM(text)
+#endif
+__device__ static inline void wgmma_fence(void) { HOPPER_ASM("wgmma.fence.sync.aligned;\n"); }
+__device__ static inline void wgmma_commit(void) { HOPPER_ASM("wgmma.commit_group.sync.aligned;\n"); }
+template <int PENDING>
+__device__ static inline void wgmma_wait(void)
+{
+#if HOPPER_BUILT && HOPPER_TYPE
+    asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(PENDING) : "memory");
+#endif
+}
+__device__ static inline void producer_registers(void) { HOPPER_ASM("setmaxnreg.dec.sync.aligned.u32 40;\n"); }
+__device__ static inline void consumer_registers(void) { HOPPER_ASM("setmaxnreg.inc.sync.aligned.u32 232;\n"); }
+
+__device__ static inline void settle(float &r) { asm volatile("" : "+f"(r)::"memory"); }
+__device__ static inline void settle(unsigned &r) { asm volatile("" : "+r"(r)::"memory"); }
+__device__ static inline void settle(int &r) { asm volatile("" : "+r"(r)::"memory"); }
+__device__ static inline void settle(double &r) { asm volatile("" : "+d"(r)::"memory"); }
+#line 4434 "gemm.md"
+/* Requests the slab k_tile of an operand from row (along M or N) mn0 on, into `slab`. */
+__device__ static inline void copy_operand(void *slab, const CUtensorMap *map, bool mn_major, int mn0, int k_tile,
+                                           unsigned long long *full, unsigned short mask)
+{
+    constexpr int panel = HOPPER_ROW / (int)sizeof(input_t), block_k = hopper_tile().block_k;
+    if (mn_major)
+        copy_tensor(slab, map, k_tile * block_k, mn0 / panel, full, mask);
+    else
+        copy_tensor(slab, map, mn0, k_tile, full, mask);
+}
+
+/* Where a block's tile number `index` of C lies: clusters take tiles in groups of GROUP_ROWS rows, and the
+   block of rank `rank` takes its cluster tile's rows from rank * block_m. */
+__device__ static inline void hopper_position(int index, int rank, const Shape *shape, int *m0, int *n0)
+{
+    constexpr HopperTile tile = hopper_tile();
+    int row, col;
+    block_position(index, 1, GROUP_ROWS, shape->m_padded / (tile.block_m * tile.cluster), shape->n_padded / tile.block_n,
+                   &row, &col);
+    *m0 = (row * tile.cluster + rank) * tile.block_m;
+    *n0 = col * tile.block_n;
+}
+
+/* The producer's thread: every slab of every tile of this block, in order, through the stages. */
+__device__ static inline void produce(unsigned char *slabs, unsigned long long *full, unsigned long long *empty,
+                                      const CUtensorMap *a_map, const CUtensorMap *b_map, const Shape *shape,
+                                      int rank)
+{
+    constexpr HopperTile tile = hopper_tile();
+    int tiles = shape->m_padded / (tile.block_m * tile.cluster) * (shape->n_padded / tile.block_n);
+    int k_tiles = shape->k_padded / tile.block_k, use = 0;
+    for (int index = blockIdx.x / tile.cluster; index < tiles; index += gridDim.x / tile.cluster) {
+        int m0, n0;
+        hopper_position(index, rank, shape, &m0, &n0);
+        for (int k_tile = 0; k_tile < k_tiles; k_tile++, use++) {
+            int s = use % tile.stages;
+            if (use >= tile.stages)
+                barrier_wait(&empty[s], use / tile.stages - 1);
+            unsigned char *a_slab = slabs + s * (tile.a_bytes + tile.b_bytes), *b_slab = a_slab + tile.a_bytes;
+            barrier_arrive_expect(&full[s], tile.a_bytes + tile.b_bytes);
+            copy_operand(a_slab, a_map, HOPPER_A_MN, m0, k_tile, &full[s], 0);
+            copy_operand(b_slab + rank * (tile.b_bytes / tile.cluster), b_map, HOPPER_B_MN,
+                         n0 + rank * (tile.block_n / tile.cluster), k_tile, &full[s], (1 << tile.cluster) - 1);
+        }
+    }
+}
+#line 4487 "gemm.md"
+/* One consumer warpgroup's multiplication of a tile: every slab of K into the accumulators d. */
+__device__ static inline void consume(wgmma_acc_t (&d)[WGMMA_REGS], unsigned char *slabs, unsigned long long *full,
+                                      unsigned long long *empty, int k_tiles, int consumer, int *use)
+{
+    constexpr HopperTile tile = hopper_tile();
+    int previous = -1;
+    for (int k_tile = 0; k_tile < k_tiles; k_tile++, (*use)++) {
+        int s = *use % tile.stages;
+        barrier_wait(&full[s], *use / tile.stages);
+        const unsigned char *a_slab = slabs + s * (tile.a_bytes + tile.b_bytes), *b_slab = a_slab + tile.a_bytes;
+        wgmma_fence();
+#pragma unroll
+        for (int step = 0; step < tile.block_k / HOPPER_K; step++)
+            WGMMA(d, slab_descriptor(a_slab, HOPPER_A_MN, consumer * 64, step),
+                  slab_descriptor(b_slab, HOPPER_B_MN, 0, step), k_tile > 0 || step > 0);
+        wgmma_commit();
+        wgmma_wait<1>();   /* the group before this one is done: its buffer is free */
+        if (previous >= 0 && threadIdx.x % 128 == 0)
+            barrier_arrive(&empty[previous], tile.cluster);
+        previous = s;
+    }
+    wgmma_wait<0>();
+    if (previous >= 0 && threadIdx.x % 128 == 0)
+        barrier_arrive(&empty[previous], tile.cluster);
+#pragma unroll
+    for (int r = 0; r < WGMMA_REGS; r++)
+        settle(d[r]);
+}
+#line 4528 "gemm.md"
+typedef struct __align__(2 * sizeof(accum_t)) {
+    accum_t value[2];
+} AccumPair;
+
+/* Element e (0 or 1) of pair `half` (0: upper row, 1: eight rows below) of columns 8j.. of the accumulators. */
+__device__ static inline accum_t accumulator(const wgmma_acc_t (&d)[WGMMA_REGS], int j, int half, int e)
+{
+#if TYPE_PAIR == PAIR_F16_IN_OUT
+    return __ushort_as_half((unsigned short)(d[2 * j + half] >> (16 * e)));
+#else
+    return (accum_t)d[(4 * j + 2 * half + e) % WGMMA_REGS];
+#endif
+}
+
+/* C = alpha * d + beta * C for a consumer's 64 x 256 rows from (row0, col0). */
+__device__ static inline void store_hopper(const wgmma_acc_t (&d)[WGMMA_REGS], accum_t *c, int ldc, int row0,
+                                           int col0, scalar_t alpha, scalar_t beta)
+{
+    int lane = threadIdx.x % 32, row = row0 + threadIdx.x % 128 / 32 * 16 + lane / 4, col = col0 + lane % 4 * 2;
+#pragma unroll
+    for (int j = 0; j < hopper_tile().block_n / 8; j++)
+#pragma unroll
+        for (int half = 0; half < 2; half++) {
+            AccumPair *destination = (AccumPair *)(c + (size_t)(row + 8 * half) * ldc + col + 8 * j);
+            AccumPair old = {{ACCUM_ZERO, ACCUM_ZERO}}, result;
+            if (beta != 0)
+                old = *destination;
+            for (int e = 0; e < 2; e++)
+                result.value[e] = scale_accumulator(alpha, accumulator(d, j, half, e), beta, old.value[e]);
+            *destination = result;
+        }
+}
+#line 4573 "gemm.md"
+__global__ void __launch_bounds__(hopper_tile().threads, 1)
+d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t beta,
+              const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map)
+{
+#if HOPPER_BUILT && HOPPER_TYPE
+    constexpr HopperTile tile = hopper_tile();
+    extern __shared__ __align__(1024) unsigned char shared_raw[];
+    unsigned char *slabs = shared_raw + (-shared_address(shared_raw) & 1023);   /* the swizzle needs 1 KiB */
+    unsigned long long *full = (unsigned long long *)(slabs + tile.stages * (tile.a_bytes + tile.b_bytes));
+    unsigned long long *empty = full + tile.stages;
+    if (threadIdx.x == 0)
+        for (int s = 0; s < tile.stages; s++) {
+            barrier_init(&full[s], 1);
+            barrier_init(&empty[s], tile.consumers * tile.cluster);
+        }
+    fence_barrier_init();
+    cluster_sync();   /* both blocks' barriers are ready before either copies */
+    int rank = cluster_rank(), warpgroup = threadIdx.x / 128;
+    if (warpgroup == tile.consumers) {
+        producer_registers();
+        if (threadIdx.x % 128 == 0)
+            produce(slabs, full, empty, &a_map, &b_map, &shape, rank);
+    } else {
+        consumer_registers();
+        wgmma_acc_t d[WGMMA_REGS];
+        int tiles = shape.m_padded / (tile.block_m * tile.cluster) * (shape.n_padded / tile.block_n), use = 0;
+        for (int index = blockIdx.x / tile.cluster; index < tiles; index += gridDim.x / tile.cluster) {
+            int m0, n0;
+            hopper_position(index, rank, &shape, &m0, &n0);
+            consume(d, slabs, full, empty, shape.k_padded / tile.block_k, warpgroup, &use);
+            store_hopper(d, c, shape.n_padded, m0 + warpgroup * 64, n0, alpha, beta);
+        }
+    }
+    cluster_sync();   /* the other block may still copy into us or arrive on our barriers */
+#endif
+}
+#line 4620 "gemm.md"
+#if !IS_INTEGER
+/* out (cols x rows) = in (rows x cols) transposed, rounded to tf32 for that type pair; rows and cols are
+   multiples of 32. 32 x 8 threads per block, a 32 x 32 tile each. */
+__global__ void d_transpose_wide(const input_t *__restrict__ in, input_t *__restrict__ out, int rows, int cols)
+{
+    __shared__ input_t tile[32][33];
+    int tiles_across = cols / 32;
+    size_t row0 = (size_t)(blockIdx.x / tiles_across) * 32, col0 = (size_t)(blockIdx.x % tiles_across) * 32;
+    for (int r = threadIdx.y; r < 32; r += 8)
+        tile[r][threadIdx.x] = in[(row0 + r) * cols + col0 + threadIdx.x];
+    __syncthreads();
+    for (int r = threadIdx.y; r < 32; r += 8) {
+        input_t value = tile[threadIdx.x][r];
+        out[(col0 + r) * rows + row0 + threadIdx.x] = PREROUND ? (input_t)tf32_round((float)value) : value;
+    }
+}
+#endif
+
+/* An operand as d_gemm_hopper reads it: transposed (rows x cols stored, cols x rows written) and/or rounded. */
+static void prepare_hopper_operand(const input_t *in, input_t *out, int rows, int cols, bool transpose)
+{
+#if IS_INTEGER
+    transpose_on_gpu(in, out, rows, cols);
+    (void)transpose;
+#else
+    if (transpose) {
+        d_transpose_wide<<<(unsigned)((long long)(rows / 32) * (cols / 32)), dim3(32, 8)>>>(in, out, rows, cols);
+        CHECK_LAUNCH();
+    } else {
+#if PREROUND
+        round_on_gpu(in, out, rows, cols);
+#endif
+    }
+#endif
+}
+
+static bool hopper_prepares(int operand)
+{
+    return PREROUND || (operand == 0 ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B);
+}
+#line 4669 "gemm.md"
+static Shape hopper_shape(int m, int n, int k)
+{
+    HopperTile tile = hopper_tile();
+    return make_shape(m, n, k, tile.block_m * tile.cluster, tile.block_n, tile.block_k);
+}
+
+static void make_hopper_maps(Run *run)
+{
+    const Shape *shape = &run->shape;
+    HopperTile tile = hopper_tile();
+    int panel = HOPPER_ROW / (int)sizeof(input_t), b_share = tile.block_n / tile.cluster;
+    CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_128B;
+    if (HOPPER_A_MN)   /* A stored K x M */
+        make_tensor_map(&run->a_map, run->a_tiled, shape->k_padded, shape->m_padded, panel, panel, tile.block_k,
+                        tile.block_m / panel, swizzle);
+    else               /* A as M x K */
+        make_tensor_map(&run->a_map, run->a_tiled, shape->m_padded, shape->k_padded, panel, panel, tile.block_m, 1,
+                        swizzle);
+    if (HOPPER_B_MN)   /* B stored K x N */
+        make_tensor_map(&run->b_map, run->b_tiled, shape->k_padded, shape->n_padded, panel, panel, tile.block_k,
+                        b_share / panel, swizzle);
+    else               /* B as N x K */
+        make_tensor_map(&run->b_map, run->b_tiled, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
+                        swizzle);
+}
+#line 4703 "gemm.md"
+static TileGeometry hopper_geometry(void)
+{
+    HopperTile hopper = hopper_tile();
+    TileGeometry tile = {};
+    tile.block_m = hopper.block_m;
+    tile.block_n = hopper.block_n;
+    tile.block_k = hopper.block_k;
+    tile.threads = hopper.threads;
+    tile.stages = hopper.stages;
+    tile.cluster = hopper.cluster;
+    tile.shared_bytes = hopper.shared_bytes;
+    return tile;
+}
+
+static void check_hopper(const Gpu *gpu)
+{
+    int built = 0;
+    CHECK_CUDA(cudaMemcpyFromSymbol(&built, hopper_built, sizeof built));
+    if (gpu->cc != 90 || !built)
+        die(EXIT_NO_GPU, "--kernel=hopper needs a GPU of compute capability 9.0 and a build for it (make ARCH=90a); "
+            "%s has %d.%d%s", gpu->properties.name, gpu->cc / 10, gpu->cc % 10,
+            gpu->cc == 90 ? " but this build has no sm_90a code" : "");
+    if (hopper_tile().shared_bytes > gpu->shared_budget)
+        die(EXIT_NO_GPU, "--kernel=hopper needs %d bytes of shared memory per block; %s allows %d",
+            hopper_tile().shared_bytes, gpu->properties.name, gpu->shared_budget);
+    CHECK_CUDA(cudaFuncSetAttribute(d_gemm_hopper, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    hopper_tile().shared_bytes));
+}
+
+/* The launch of `clusters` clusters; `attribute` is where the cluster size goes. */
+static cudaLaunchConfig_t hopper_launch(int clusters, cudaLaunchAttribute *attribute)
+{
+    HopperTile tile = hopper_tile();
+    attribute->id = cudaLaunchAttributeClusterDimension;
+    attribute->val.clusterDim.x = tile.cluster;
+    attribute->val.clusterDim.y = 1;
+    attribute->val.clusterDim.z = 1;
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(clusters * tile.cluster);
+    config.blockDim = dim3(tile.threads);
+    config.dynamicSmemBytes = tile.shared_bytes;
+    config.attrs = attribute;
+    config.numAttrs = 1;
+    return config;
+}
+
+/* Once per run: the tensor maps, and how many clusters the persistent grid has. */
+static void setup_hopper(Run *run)
+{
+    make_hopper_maps(run);
+    HopperTile tile = hopper_tile();
+    int tiles = run->shape.m_padded / (tile.block_m * tile.cluster) * (run->shape.n_padded / tile.block_n);
+    int fit = 0;
+    cudaLaunchAttribute attribute;
+    cudaLaunchConfig_t config = hopper_launch(tiles, &attribute);
+    CHECK_CUDA(cudaOccupancyMaxActiveClusters(&fit, d_gemm_hopper, &config));
+    if (fit < 1)
+        die(EXIT_CUDA_ERROR, "no cluster of d_gemm_hopper fits on this GPU");
+    run->grid_clusters = fit < tiles ? fit : tiles;
+}
+
+static void launch_hopper(const Run *run)
+{
+    const Shape *shape = &run->shape;
+    if (hopper_prepares(0))
+        prepare_hopper_operand(run->a, run->a_tiled, shape->rows_a_padded, shape->cols_a_padded, HOPPER_TRANSPOSE_A);
+    if (hopper_prepares(1))
+        prepare_hopper_operand(run->b, run->b_tiled, shape->rows_b_padded, shape->cols_b_padded, HOPPER_TRANSPOSE_B);
+    cudaLaunchAttribute attribute;
+    cudaLaunchConfig_t config = hopper_launch(run->grid_clusters, &attribute);
+    Run args = *run;   /* the kernel's arguments; the launch takes a pointer to each */
+    void *arguments[] = {&args.c, &args.shape, &args.alpha, &args.beta, &args.a_map, &args.b_map};
+    CHECK_CUDA(cudaLaunchKernelExC(&config, (const void *)d_gemm_hopper, arguments));
+}
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 4167 "gemm.md"
+#line 4842 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
@@ -2627,14 +3102,14 @@ static void test_inputs_and_shapes(void)
     for (int index = 0; index < TILES; index++) {
         TileGeometry tile = tile_geometry(index);
         int n_multiple = tile.block_n * tile.cluster;
-        Shape padded = gemm_shape(1000, 777, 333, index);
+        Shape padded = gemm_shape(1000, 777, 333, index, KERNEL_FAST);
         padded_ok &= padded.m_padded % tile.block_m == 0 && padded.m_padded >= 1000 &&
                      padded.m_padded < 1000 + tile.block_m && padded.n_padded % n_multiple == 0 &&
                      padded.n_padded >= 777 && padded.n_padded < 777 + n_multiple &&
                      padded.k_padded % tile.block_k == 0 && padded.k_padded >= 333 && padded.k_padded < 333 + tile.block_k;
     }
     expect(padded_ok, "shape: padded sizes are the next multiples of each block tile, and of the cluster along N");
-    Shape shape = gemm_shape(1000, 777, 333, 0);
+    Shape shape = gemm_shape(1000, 777, 333, 0, KERNEL_FAST);
     expect(shape.rows_a == (TRANSPOSE_A ? 333 : 1000) && shape.cols_b == (TRANSPOSE_B ? 333 : 777),
            "shape: stored shapes follow the transpositions");
     expect(compute_capability_ok(MIN_CC / 10, MIN_CC % 10) && !compute_capability_ok(6, 1) &&
