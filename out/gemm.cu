@@ -2871,15 +2871,15 @@ static void check_hopper(const Gpu *gpu)
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. */
 static cudaLaunchConfig_t hopper_launch(int clusters, cudaLaunchAttribute *attribute)
 {
-    HopperTile tile = hopper_tile();
+    HopperTile hopper = hopper_tile();
     attribute->id = cudaLaunchAttributeClusterDimension;
-    attribute->val.clusterDim.x = tile.cluster;
+    attribute->val.clusterDim.x = hopper.cluster;
     attribute->val.clusterDim.y = 1;
     attribute->val.clusterDim.z = 1;
     cudaLaunchConfig_t config = {};
-    config.gridDim = dim3(clusters * tile.cluster);
-    config.blockDim = dim3(tile.threads);
-    config.dynamicSmemBytes = tile.shared_bytes;
+    config.gridDim = dim3(clusters * hopper.cluster);
+    config.blockDim = dim3(hopper.threads);
+    config.dynamicSmemBytes = hopper.shared_bytes;
     config.attrs = attribute;
     config.numAttrs = 1;
     return config;
@@ -2909,8 +2909,8 @@ static void launch_hopper(const Run *run)
         prepare_hopper_operand(run->b, run->b_tiled, shape->rows_b_padded, shape->cols_b_padded, HOPPER_TRANSPOSE_B);
     cudaLaunchAttribute attribute;
     cudaLaunchConfig_t config = hopper_launch(run->grid_clusters, &attribute);
-    Run args = *run;   /* the kernel's arguments; the launch takes a pointer to each */
-    void *arguments[] = {&args.c, &args.shape, &args.alpha, &args.beta, &args.a_map, &args.b_map};
+    Run copy = *run;   /* the kernel's arguments; the launch takes a pointer to each */
+    void *arguments[] = {&copy.c, &copy.shape, &copy.alpha, &copy.beta, &copy.a_map, &copy.b_map};
     CHECK_CUDA(cudaLaunchKernelExC(&config, (const void *)d_gemm_hopper, arguments));
 }
 /* ==== Appendix: testing the host code without a GPU ==== */

@@ -39,7 +39,11 @@ What it does, in one call that must stay under ten minutes:
      with alpha and beta, each smaller budget for two transpositions, the copy path each step must report,
      memcheck on every step and racecheck on steps 1 to 4 (fp16 and f64) at the sanitizers' small size;
      and a compute_80 and a compute_75 build of fp16 whose steps run the cp.async and plain-load paths;
-  8. prints a summary table and `gpu-test: N passed, N failed`; exits 1 on any
+  8. d_gemm_hopper (gemm.md, "Past WMMA"; --kernel=hopper, on a GPU of compute capability 9.0 in the
+     sm_90a builds that ARCH=90 makes): every type pair with wgmma, each transposition, at 1 1 1,
+     127 253 61, 1000 777 333 and 513 1031 1100 with alpha and beta and 2048^3 on the GPU reference;
+     memcheck for each type pair; f64 must exit 2 and a compute_80 build 3, each with one line;
+  9. prints a summary table and `gpu-test: N passed, N failed`; exits 1 on any
      failure (a check that did not run counts as failed).  The full log and a
      CSV of every check go to --out (default out/gpu-test/).
 
@@ -79,10 +83,12 @@ TRANSPOSITIONS = ((0, 0), (0, 1), (1, 0), (1, 1))
 KERNELS = ("fast", "naive")
 STEPS = tuple("step%d" % n for n in range(1, 7))   # step7 is d_gemm, which the main part runs as "fast"
 KERNEL_ALIASES = dict({"fast": ("fast", "d_gemm"), "naive": ("naive", "d_gemm_naive")},
-                      **{step: (step,) for step in STEPS})
+                      hopper=("hopper",), **{step: (step,) for step in STEPS})
 STEP_SIZES = ((1, 1, 1), (127, 253, 61), (1000, 777, 333))
 RACECHECK_STEPS = STEPS[:4]                          # the steps without the copy engine
 RACECHECK_STEP_TYPES = ("F16_IN_F32_OUT", "F64_IN_OUT")
+HOPPER_SIZES = ((1, 1, 1), (127, 253, 61), (1000, 777, 333), (513, 1031, 1100))
+HOPPER_BIG = (2048, 2048, 2048)
 
 SIZES_FULL = ((1, 1, 1), (127, 253, 61), (1000, 777, 333), (1024, 1024, 1024))
 SIZES_QUICK = ((127, 253, 61), (1024, 1024, 1024))
@@ -628,6 +634,20 @@ class Tester:
                               "%s %s %s" % (step, budget, "x".join(map(str, TIER_SIZES[0]))), alpha=alpha, beta=beta,
                               budget=int(budget[:-1]) * 1024, copy_path=copy_path)
 
+    def hopper_runs(self, config):
+        """d_gemm_hopper: the awkward sizes with alpha and beta, then 2048^3 on the GPU reference; f64 has none."""
+        if config.type == "F64_IN_OUT":
+            self.expect_exit(config, "hopper: f64 has no wgmma", ["--kernel=hopper", "64", "64", "64"], 2,
+                             check=lambda o: [] if "wgmma" in o.stderr else ["message does not name wgmma"])
+            return
+        alpha, beta = alpha_beta(config.type)
+        scaled = ["--alpha=%s" % alpha, "--beta=%s" % beta]
+        for size in HOPPER_SIZES:
+            self.gemm_run(config, "hopper", size, scaled, "hopper %s a=%s b=%s" % ("x".join(map(str, size)), alpha, beta),
+                          alpha=alpha, beta=beta, copy_path="copy-engine")
+        self.gemm_run(config, "hopper", HOPPER_BIG, ["--verify=gpu"], "hopper %s gpu" % "x".join(map(str, HOPPER_BIG)),
+                      timeout=TIMEOUT_BIG, copy_path="copy-engine")
+
     def peak_run(self, config):
         record = self.add(Record("run", config, label="--peak", kernel="peak", expect=0))
         if not self.build_ok(config):
@@ -958,6 +978,12 @@ class Tester:
                         san_futures.append(san_pool.submit(self.sanitizer_run, config, "memcheck", step, "cpu"))
                         if type_pair in RACECHECK_STEP_TYPES and step in RACECHECK_STEPS:
                             san_futures.append(san_pool.submit(self.sanitizer_run, config, "racecheck", step, "cpu"))
+            if not args.skip_sanitizers and "hopper" in args.parts:
+                for type_pair in args.types:
+                    for ta, tb in ((0, 0), (1, 1)) if type_pair != "F64_IN_OUT" else ():
+                        config = by_name.get("%s_%s_ta%d_tb%d" % (type_pair, SHAPES[type_pair][0], ta, tb))
+                        if config:
+                            san_futures.append(san_pool.submit(self.sanitizer_run, config, "memcheck", "hopper", "cpu"))
             if not args.skip_sanitizers and main_part:
                 for type_pair in args.types:
                     main = default_of[type_pair]
@@ -981,6 +1007,14 @@ class Tester:
             for config in configs if "tiers" in args.parts else ():
                 if config.default_shape:
                     lane.append(([config], lambda c=config: self.tier_runs(c, BUDGETS)))
+            for config in configs if "hopper" in args.parts else ():
+                if config.mnk == SHAPES[config.type][0] and not config.arch and not config.steps:
+                    lane.append(([config], lambda c=config: self.hopper_runs(c)))
+            ptx80 = by_name.get("%s_%s_ta0_tb0_compute_80" % (FAULT_TYPE, FAULT_MNK))
+            if ptx80 and "hopper" in args.parts:
+                lane.append(([ptx80], lambda c=ptx80: self.expect_exit(
+                    c, "hopper: a compute_80 build has no sm_90a code", ["--kernel=hopper", "64", "64", "64"], 3,
+                    check=lambda o: [] if "sm_90a" in o.stderr else ["message does not name sm_90a"])))
             for config in configs:
                 if config.steps:
                     budgets = BUDGETS if (config.ta == config.tb and not config.arch) else ()
@@ -1188,10 +1222,10 @@ def main(argv=None):
     parser.add_argument("--budget", type=int, default=1200,
                         help="seconds after which no new work starts (default 1200; every part takes about 500 on "
                              "an H100 with --gpu-jobs 4); running work gets %ds more" % GRACE)
-    parser.add_argument("--parts", default="main,tiers,ptx,steps",
+    parser.add_argument("--parts", default="main,tiers,ptx,steps,hopper",
                         help="what to run (default all): main (every configuration, failure paths), tiers (the "
                              "tiles of smaller GPUs), ptx (PTX-only builds for sm_75, 80, 86, 89), steps (steps 1 "
-                             "to 6 of d_gemm, built with STEPS=1)")
+                             "to 6 of d_gemm, built with STEPS=1), hopper (d_gemm_hopper, on a 9.0 GPU)")
     parser.add_argument("--skip-sanitizers", action="store_true")
     parser.add_argument("--skip-failure-paths", action="store_true")
     parser.add_argument("--no-build", action="store_true", help="use the binaries already in out/cfg/")
@@ -1202,8 +1236,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     args.types = [t.strip() for t in args.types.split(",") if t.strip()]
     args.parts = [p.strip() for p in args.parts.split(",") if p.strip()]
-    if not args.parts or set(args.parts) - {"main", "tiers", "ptx", "steps"}:
-        parser.error("--parts takes main, tiers, ptx and steps")
+    if not args.parts or set(args.parts) - {"main", "tiers", "ptx", "steps", "hopper"}:
+        parser.error("--parts takes main, tiers, ptx, steps and hopper")
     unknown = [t for t in args.types if t not in TYPE_PAIRS]
     if unknown or not args.types:
         parser.error("unknown type pair(s): %s (choose from %s)" % (",".join(unknown), ",".join(TYPE_PAIRS)))

@@ -125,11 +125,10 @@ class ArchSpellings(unittest.TestCase):
         return out.split()
 
     def test_spellings_of_one_architecture(self):
-        want = ["-gencode", "arch=compute_90,code=sm_90", "-gencode", "arch=compute_90,code=compute_90"]
+        want = ["-gencode", "arch=compute_90a,code=sm_90a", "-gencode", "arch=compute_90,code=compute_90"]
         for spelling in ("90", "sm_90", "9.0"):
             self.assertEqual(self.gencode("ARCH=" + spelling), want, spelling)
-        self.assertEqual(self.gencode("ARCH=90a"),
-                         ["-gencode", "arch=compute_90a,code=sm_90a", "-gencode", "arch=compute_90a,code=compute_90a"])
+        self.assertEqual(self.gencode("ARCH=90a"), want, "90a: the same; its PTX is plain compute_90's")
 
     def test_ptx_only(self):
         self.assertEqual(self.gencode("ARCH=compute_80"), ["-gencode", "arch=compute_80,code=compute_80"])
@@ -193,6 +192,69 @@ class EveryStep(unittest.TestCase):
 
     def test_no_step_spills(self):
         self.assertEqual(spilling_functions(self.results), {}, "steps that spill")
+
+
+@unittest.skipIf(NVCC is None, "nvcc not found (not on PATH, no /usr/local/cuda/bin/nvcc)")
+class Hopper(unittest.TestCase):
+    """d_gemm_hopper (gemm.md, "Past WMMA"): built for sm_90a it has wgmma for every type pair but f64, with both
+    layouts of each operand (B as stored; A and B transposed), and no spills within its 168 registers."""
+    LAYOUTS = ((0, 0), (1, 1))
+
+    @classmethod
+    def setUpClass(cls):
+        if not GEMM_CU.exists():
+            raise unittest.SkipTest("out/gemm.cu is missing")
+        cls.tmp = tempfile.TemporaryDirectory(prefix="gemm-hopper-")
+        flags = makefile_nvcc_flags() + ["-Xptxas", "-v", "-gencode", "arch=compute_90a,code=sm_90a"]
+
+        def build(job):
+            type_pair, (ta, tb) = job
+            keep = os.path.join(cls.tmp.name, "%s_%d%d" % (type_pair, ta, tb))
+            os.makedirs(keep)
+            config = defines(type_pair, tb)
+            config[config.index("-DTRANSPOSE_A=0")] = "-DTRANSPOSE_A=%d" % ta
+            code, stdout, stderr = run([NVCC, "-c", "-keep", "-keep-dir", keep] + flags + config
+                                       + [str(GEMM_CU), "-o", os.path.join(keep, "gemm.o")], timeout=COMPILE_TIMEOUT_S)
+            ptx = "".join(open(os.path.join(keep, name)).read() for name in os.listdir(keep) if name.endswith(".ptx"))
+            return job, (code, stdout + stderr, ptx)
+
+        jobs = [(t, layout) for t in TYPE_PAIRS for layout in cls.LAYOUTS]
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1)) as pool:
+            cls.results = dict(pool.map(build, jobs))
+
+    @classmethod
+    def tearDownClass(cls):
+        if hasattr(cls, "tmp"):
+            cls.tmp.cleanup()
+
+    @staticmethod
+    def kernel_ptx(ptx):
+        """The PTX of d_gemm_hopper's entry, up to the next entry."""
+        start = ptx.find(".entry _Z13d_gemm_hopper")
+        end = ptx.find(".entry", start + 1)
+        return "" if start < 0 else ptx[start:end if end > 0 else len(ptx)]
+
+    def test_compiles_for_sm90a(self):
+        failed = {job: tail(output, 4) for job, (code, output, _) in self.results.items() if code != 0}
+        self.assertEqual(failed, {}, "configurations that do not compile for sm_90a")
+
+    def test_wgmma_for_every_type_pair_but_f64(self):
+        for (type_pair, layout), (code, _, ptx) in self.results.items():
+            if code != 0:
+                continue
+            kernel = self.kernel_ptx(ptx)
+            self.assertTrue(kernel, "%s %s: no d_gemm_hopper in the PTX" % (type_pair, layout))
+            wgmma = re.findall(r"wgmma\.mma_async\.sync\.aligned\.(\S+)", kernel)
+            if type_pair == "F64_IN_OUT":
+                self.assertEqual(wgmma, [], "f64 has no wgmma")
+                continue
+            self.assertTrue(wgmma, "%s %s: no wgmma in d_gemm_hopper" % (type_pair, layout))
+            self.assertIn("setmaxnreg", kernel, "%s %s: no setmaxnreg" % (type_pair, layout))
+            self.assertIn("multicast::cluster", kernel, "%s %s: B is not multicast" % (type_pair, layout))
+
+    def test_no_spills(self):
+        results = {"%s %s" % job: (code, output, ()) for job, (code, output, _) in self.results.items()}
+        self.assertEqual(spilling_functions(results), {}, "functions that spill on sm_90a")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,9 @@ is reused), then runs, one process at a time:
   --peak                                   once per type pair and shape
   --kernel=fast --cublas   M=N=K in --sizes (default 1024 2048 4096 8192 5000)
   --kernel=naive           same sizes (--naive-max to cut the largest)
+  --kernel=hopper --cublas same sizes, on a GPU of compute capability 9.0, every type pair but
+                           F64_IN_OUT (d_gemm_hopper; its %cuBLAS is against the cuBLAS timed
+                           in its own run; --no-hopper leaves it out)
 
 all with --format=kv --iterations=10 --warmup=3.  --tiers adds, at 4096 and 8192,
 the fast kernel with the tiles of smaller GPUs (--shared-limit=163K, 99K, 64K;
@@ -295,7 +298,7 @@ class Bench:
         budget = variant.split()[-1] if variant and variant.split()[-1] in BUDGETS else None
         if budget:
             argv.append("--shared-limit=%s" % budget)
-        if kernel == "fast" and not self.args.no_cublas and not variant:
+        if kernel in ("fast", "hopper") and not self.args.no_cublas and not variant:
             argv.append("--cublas")
         argv += [str(size)] * 3
         rc, stdout, stderr, seconds = self.execute(argv, TIMEOUT_RUN)
@@ -309,9 +312,12 @@ class Bench:
         row.update({"m": size, "n": size, "k": size, "kernel": kernel, "median_ms": kv.get("median_ms", ""),
                     "min_ms": kv.get("min_ms", ""), "rate": kv.get("rate", ""), "unit": kv.get("unit", ""),
                     "verify": kv.get("verify", verify), "clock_sm_mhz": clock, "variant": variant})
-        if kernel == "fast":
+        if kernel in ("fast", "hopper"):
             for key in ("tile", "stages", "cluster", "shared_bytes", "copy_path"):
                 row[key] = kv.get(key, "")
+        if kernel == "hopper" and to_float(kv.get("cublas_rate")) and to_float(kv.get("rate")):
+            row["pct_of_cublas"] = "%.1f" % (100.0 * to_float(kv["rate"]) / to_float(kv["cublas_rate"]))
+            row["note"] = "cuBLAS %s in this run" % kv["cublas_rate"]
         if rc == 0:
             row["result"] = kv.get("result", "")
         elif rc == 1:
@@ -351,15 +357,15 @@ class Bench:
                 if not row.get(key) and key not in ("clock_sm_mhz",):
                     row[key] = value
             rate = to_float(row["rate"])
-            if rate is None or row["kernel"] == "peak":
-                continue
+            if rate is None or row["kernel"] == "peak" or row["kernel"] == "hopper":
+                continue   # hopper: its own run's cuBLAS; the WMMA ceiling does not bound it
             peak = peaks.get((row["type"], row["mnk"]))
             row["pct_of_peak"] = "%.1f" % (100.0 * rate / peak) if peak else ""
             reference = cublas.get((row["type"], row["mnk"], str(row["transpose_b"]), str(row["m"])))
             row["pct_of_cublas"] = "%.1f" % (100.0 * rate / reference) if reference else ""
 
     def sorted_rows(self):
-        kernel_order = {"peak": 0, "fast": 1, "cublas": 2, "naive": 3}
+        kernel_order = {"peak": 0, "fast": 1, "cublas": 2, "naive": 3, "hopper": 4}
 
         def key(row):
             return (TYPE_PAIRS.index(row["type"]) if row["type"] in TYPE_PAIRS else 99, row["mnk"],
@@ -392,8 +398,9 @@ class Bench:
             if key not in configs:
                 configs.append(key)
         sizes = [s for s in (8192, 4096) if s in self.args.sizes] or sorted(self.args.sizes)[-2:]
-        lines.append("%-15s %-8s %2s %5s %8s %7s %8s %7s %6s %7s %s" % (
-            "type pair", "shape", "tb", "size", "fast", "naive", "cuBLAS", "peak", "%peak", "%cuBLAS", "result"))
+        lines.append("%-15s %-8s %2s %5s %8s %7s %8s %7s %6s %7s %8s %7s %s" % (
+            "type pair", "shape", "tb", "size", "fast", "naive", "cuBLAS", "peak", "%peak", "%cuBLAS", "hopper",
+            "%cuBLAS", "result"))
 
         def rate(row):
             value = to_float(row["rate"]) if row else None
@@ -407,14 +414,16 @@ class Bench:
                     fast = lookup.get((type_pair, mnk, str(tb), str(size), "fast"))
                     naive = lookup.get((type_pair, mnk, str(tb), str(size), "naive"))
                     cublas = lookup.get((type_pair, mnk, str(tb), str(size), "cublas"))
+                    hopper = lookup.get((type_pair, mnk, str(tb), str(size), "hopper"))
                     if not (fast or naive):
                         continue
                     unit = unit or (fast or naive)["unit"]
-                    results = "/".join(sorted(set(r["result"] for r in (fast, naive) if r)))
-                    lines.append("%-15s %-8s %2s %5s %8s %7s %8s %7s %6s %7s %s" % (
+                    results = "/".join(sorted(set(r["result"] for r in (fast, naive, hopper) if r)))
+                    lines.append("%-15s %-8s %2s %5s %8s %7s %8s %7s %6s %7s %8s %7s %s" % (
                         type_pair, mnk, tb, size, rate(fast), rate(naive),
                         rate(cublas) if cublas and cublas["rate"] else "n/a", rate(peak_row),
-                        (fast or {}).get("pct_of_peak") or "-", (fast or {}).get("pct_of_cublas") or "-", results))
+                        (fast or {}).get("pct_of_peak") or "-", (fast or {}).get("pct_of_cublas") or "-",
+                        rate(hopper) if hopper else "-", (hopper or {}).get("pct_of_cublas") or "-", results))
         lines.append("rates in TFLOP/s (TOP/s for the integer type pairs); %peak and %cuBLAS are fast's; "
                      "result: pass / off (not verified) / fail / error")
         variants = [r for r in self.rows if r.get("variant") and r["kernel"] == "fast"]
@@ -492,6 +501,8 @@ class Bench:
                     self.gemm(ready, binary, "fast", size)
                     if not args.naive_max or size <= args.naive_max:
                         self.gemm(ready, binary, "naive", size)
+                    if self.info.get("cc") == "9.0" and ready[0] != "F64_IN_OUT" and not args.no_hopper:
+                        self.gemm(ready, binary, "hopper", size)
                     if args.tiers and size in TIER_SIZES and ready[1] == SHAPES[ready[0]][0]:
                         for budget in BUDGETS:
                             if (ready[0], budget) not in NO_TILE:
@@ -550,6 +561,7 @@ def main(argv=None):
     parser.add_argument("--verify-8192", choices=("default", "all", "none"), default="default",
                         help="at 8192: default verifies fast except F64_IN_OUT; all; none")
     parser.add_argument("--no-cublas", action="store_true")
+    parser.add_argument("--no-hopper", action="store_true", help="leave d_gemm_hopper out (on 9.0 GPUs it runs)")
     parser.add_argument("--tiers", action="store_true",
                         help="also the tiles of smaller GPUs (--shared-limit) and the cp.async build, at 4096 and 8192")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 4, help="parallel builds")
