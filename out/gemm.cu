@@ -1381,7 +1381,7 @@ static Verdict compare_results(const accum_t *c_out, const exact_t *expected, co
     return verdict;
 }
 /* ==== The harness ==== */
-#line 2409 "gemm.md"
+#line 2410 "gemm.md"
 enum { KERNEL_FAST, KERNEL_NAIVE, KERNEL_STEP1 };   /* then step2 .. step7; step7 is fast */
 enum { VERIFY_AUTO, VERIFY_CPU, VERIFY_GPU, VERIFY_OFF };
 enum { FORMAT_TEXT, FORMAT_KV, FORMAT_CSV };
@@ -1597,7 +1597,7 @@ static void print_usage(FILE *out)
             "             4 out of memory, 5 CUDA or cuBLAS error, 6 file error\n",
             TYPE_NAME, SHAPE_NAME, TRANSPOSE_A, TRANSPOSE_B, MAX_PRINT_DIMENSION);
 }
-#line 2655 "gemm.md"
+#line 2650 "gemm.md"
 static uint64_t next_random(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
@@ -1632,7 +1632,7 @@ static void fill_accum(accum_t *x, size_t count, uint64_t seed, uint64_t stream)
     for (size_t e = 0; e < count; e++)
         x[e] = ACCUM_FROM_FLOAT(IS_INTEGER ? (float)random_int(&state, -128, 127) : (float)random_uniform(&state));
 }
-#line 2714 "gemm.md"
+#line 2701 "gemm.md"
 /* Every step of d_gemm for each tile configuration of this type pair; NULL past the last configuration, and
    for the steps before the last in a build without them (WITH_STEPS 0). */
 #define STEP_BUILT(step) (WITH_STEPS || (step) == LAST_STEP)
@@ -1713,7 +1713,7 @@ static void select_gpu(Gpu *gpu, const Options *options)
     if (shared_bytes <= (int)gpu->properties.sharedMemPerBlockOptin)
         CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
 }
-#line 2805 "gemm.md"
+#line 2792 "gemm.md"
 static void *allocate(size_t bytes, const char *what)
 {
     void *memory = malloc(bytes > 0 ? bytes : 1);
@@ -1730,7 +1730,7 @@ static void check_device_memory(double bytes_needed)
         die(EXIT_NO_MEMORY, "this run needs %.2f GiB of device memory; %.2f GiB of %.2f GiB are free",
             bytes_needed / 0x1p30, free_bytes / 0x1p30, total_bytes / 0x1p30);
 }
-#line 2833 "gemm.md"
+#line 2819 "gemm.md"
 typedef struct {
     double median_ms, min_ms;
 } Timing;
@@ -1772,7 +1772,7 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
     free(times);
     return timing;
 }
-#line 2897 "gemm.md"
+#line 2876 "gemm.md"
 typedef struct {
     Shape shape;
     int kernel;
@@ -1785,7 +1785,7 @@ typedef struct {
     int cluster;                  /* blocks per cluster: the tile's on the copy-engine path, else 1 */
     CUtensorMap a_map, b_map;     /* where the copy engine finds the slabs of a_tiled and b_tiled */
 } Run;
-#line 2915 "gemm.md"
+#line 2894 "gemm.md"
 /* A tiled operand stored as rows x ld, viewed as panels: (element in panel, row, panel). A box is
    box_panels panels of box_rows rows, each row ld_shared long: the padding past the panel is out of the
    tensor, so the copy engine fills it with zeros and reads nothing for it. */
@@ -1826,7 +1826,7 @@ static void make_tensor_maps(Run *run)
                     TILE_TRANSPOSE_B ? shape->k_padded : shape->n_padded, tile.b.panel, tile.b.ld, tile.b.rows,
                     tile.b.panels);
 }
-#line 2961 "gemm.md"
+#line 2940 "gemm.md"
 /* d_gemm's operands as it reads them: int8 operands stored the other way transposed, tf32 operands rounded. */
 static void prepare_operands(const Run *run)
 {
@@ -1873,7 +1873,7 @@ static void launch_gemm(const void *context)
     }
     CHECK_LAUNCH();
 }
-#line 3024 "gemm.md"
+#line 3000 "gemm.md"
 typedef struct {
     int available;                  /* cuBLAS has no unsigned int8 GEMM */
     cudaDataType input, output;     /* of A and B, of C */
@@ -1892,7 +1892,7 @@ static const CublasTypes CUBLAS_TYPES[] = {
     {1,           CUDA_R_64F,  CUDA_R_64F, CUBLAS_COMPUTE_64F},             /* F64_IN_OUT */
 };
 #define HAS_CUBLAS (CUBLAS_TYPES[TYPE_PAIR].available)
-#line 3047 "gemm.md"
+#line 3023 "gemm.md"
 typedef struct {
     Run run;
     cublasHandle_t handle;
@@ -1912,7 +1912,7 @@ static void launch_cublas(const void *context)
                                   cublas->run.c, types.output, shape->n_padded, types.compute,
                                   CUBLAS_GEMM_DEFAULT);
 }
-#line 3080 "gemm.md"
+#line 3055 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -1939,7 +1939,7 @@ static void write_npy(const char *prefix, const char *name, const char *descr, c
         die(EXIT_IO_ERROR, "cannot write %s: %s", path, strerror(saved));
     }
 }
-#line 3114 "gemm.md"
+#line 3088 "gemm.md"
 typedef struct {
     const char *input, *accum;   /* NumPy's type strings for A and B, and for C */
     int widen;                   /* 1: NumPy has no such type; A and B are widened, exactly, to float32 */
@@ -1975,7 +1975,7 @@ static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, 
         free(widened);
     }
 }
-#line 3158 "gemm.md"
+#line 3132 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -2070,7 +2070,7 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 3264 "gemm.md"
+#line 3234 "gemm.md"
 typedef struct {
     Shape shape;
     int verify;                                          /* VERIFY_CPU, VERIFY_GPU or VERIFY_OFF */
@@ -2092,7 +2092,7 @@ static double milliseconds_since(double start)
 {
     return (seconds_now() - start) * 1e3;
 }
-#line 3293 "gemm.md"
+#line 3261 "gemm.md"
 static Shape gemm_shape(int m, int n, int k, int tile_index)
 {
     TileGeometry tile = tile_geometry(tile_index);
@@ -2118,7 +2118,7 @@ static void plan_memory(Gemm *gemm, const Options *options, const Gpu *gpu)
                         gemm->bytes_c_padded * (gemm->use_cublas ? 2.0 : 1.0) +
                         (gemm->verify == VERIFY_GPU ? (double)gemm->count_c * (sizeof(exact_t) + sizeof(double)) : 0.0));
 }
-#line 3324 "gemm.md"
+#line 3292 "gemm.md"
 static void make_inputs(Gemm *gemm, const Options *options)
 {
     gemm->a = (input_t *)allocate(gemm->count_a * sizeof(input_t), "A");
@@ -2133,7 +2133,7 @@ static void make_inputs(Gemm *gemm, const Options *options)
         write_npy(options->dump_prefix, "C_in", NPY_ACCUM, gemm->c_in, gemm->shape.m, gemm->shape.n, sizeof(accum_t));
     }
 }
-#line 3346 "gemm.md"
+#line 3312 "gemm.md"
 static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2173,7 +2173,7 @@ static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
     CHECK_CUDA(cudaMemcpy(run->c, gemm->c_padded, gemm->bytes_c_padded, cudaMemcpyHostToDevice));
     gemm->h2d_ms = milliseconds_since(start);
 }
-#line 3392 "gemm.md"
+#line 3358 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -2205,7 +2205,7 @@ static void compute_reference(Gemm *gemm)
         reference_gpu(run, (exact_t)run->alpha, (exact_t)run->beta, gemm->expected, gemm->bound);
     gemm->reference_ms = milliseconds_since(start);
 }
-#line 3429 "gemm.md"
+#line 3396 "gemm.md"
 static void run_once_and_check(Gemm *gemm, const Options *options)
 {
     const Shape *shape = &gemm->shape;
@@ -2222,7 +2222,7 @@ static void run_once_and_check(Gemm *gemm, const Options *options)
     if (options->dump_prefix)
         write_npy(options->dump_prefix, "C_out", NPY_ACCUM, gemm->c_out, shape->m, shape->n, sizeof(accum_t));
 }
-#line 3452 "gemm.md"
+#line 3419 "gemm.md"
 static void time_kernels(Gemm *gemm, const Options *options)
 {
     const Shape *shape = &gemm->shape;
@@ -2244,7 +2244,7 @@ static void time_kernels(Gemm *gemm, const Options *options)
     CHECK_CUBLAS(cublasDestroy(cublas.handle));
     CHECK_CUDA(cudaFree(cublas.run.c));
 }
-#line 3480 "gemm.md"
+#line 3446 "gemm.md"
 #define RATE(timing, operations) ((operations) / ((timing).median_ms * 1e-3) / 1e12)
 
 static void report_gemm(Report *report, const Gemm *gemm, const Options *options, const Gpu *gpu)
@@ -2287,7 +2287,7 @@ static void report_gemm(Report *report, const Gemm *gemm, const Options *options
     };
     report_fields(report, fields, sizeof fields / sizeof fields[0]);
 }
-#line 3531 "gemm.md"
+#line 3495 "gemm.md"
 static void print_text_report(const Report *report, const Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2338,7 +2338,7 @@ static void free_gemm(Gemm *gemm)
     for (size_t h = 0; h < sizeof host / sizeof host[0]; h++)
         free(host[h]);
 }
-#line 3586 "gemm.md"
+#line 3550 "gemm.md"
 static int run_gemm(const Options *options, const Gpu *gpu)
 {
     Gemm gemm;
@@ -2365,7 +2365,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     free_gemm(&gemm);
     return gemm.verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 3622 "gemm.md"
+#line 3586 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -2419,7 +2419,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     return 0;
 }
 /* ==== main ==== */
-#line 3685 "gemm.md"
+#line 3649 "gemm.md"
 static int self_test(void);   /* the appendix */
 
 int main(int argc, char **argv)
@@ -2439,7 +2439,7 @@ int main(int argc, char **argv)
     return options.peak ? run_peak(&options, &gpu) : run_gemm(&options, &gpu);
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 3931 "gemm.md"
+#line 3895 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
