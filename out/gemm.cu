@@ -2439,7 +2439,7 @@ int main(int argc, char **argv)
     return options.peak ? run_peak(&options, &gpu) : run_gemm(&options, &gpu);
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 3859 "gemm.md"
+#line 3848 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
