@@ -12,10 +12,14 @@ How it counts
   ``.details`` (the page folds it); every other code block is open.
 
 The budgets are named constants.  They change only by a deliberate commit
-that says why.  WORDS_TOTAL is where the document stands after the Results
-rewrite; issue 14 asks for 10,000 (WORDS_TOTAL_TARGET), which needs the
-d_gemm chapters rewritten, so the target is recorded here and not yet
-enforced.
+that says why.  Issue 14 asked for at most 10,000 words (WORDS_TOTAL_TARGET);
+the d_gemm chapter was rewritten from 6,300 words to under 3,500, the
+harness and the chapters around d_gemm were tightened, and the whole
+document stands at 9,984, so the target is enforced: WORDS_TOTAL is
+WORDS_TOTAL_TARGET.  The per-section budgets are where those sections
+stand, rounded up to the next 100.  The last part, HOPPER_PART (issue 15,
+"Past WMMA"), is outside WORDS_TOTAL, which counts the WMMA document the
+target was set for, and has a budget of its own.
 """
 
 import os
@@ -24,12 +28,14 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-WORDS_TOTAL = 14200            # the whole document, before any Hopper part
-WORDS_TOTAL_TARGET = 10000     # issue 14's goal (not enforced yet; see above)
+WORDS_TOTAL_TARGET = 10000     # issue 14's goal
+WORDS_TOTAL = WORDS_TOTAL_TARGET   # the whole document but the Hopper part: the target, enforced
+HOPPER_PART = "Past WMMA: Hopper's warpgroup MMA"   # issue 15's part, on a budget of its own
 WORDS_PER_SECTION = {          # the sections that have a budget of their own
-    "Results": 1200,
-    "d_gemm: the tiled kernel": 6300,
-    "The harness": 1800,
+    "Results": 1100,
+    "d_gemm: the tiled kernel": 3500,
+    "The harness": 1300,
+    HOPPER_PART: 2300,
 }
 MAX_OPEN_CODE_BLOCK_LINES = 60
 TIME_OF_DAY = re.compile(r"\b\d\d:\d\d UTC\b")
@@ -76,7 +82,7 @@ class ProseBudgets(unittest.TestCase):
         cls.words, cls.long_blocks, cls.times = measure(read_document())
 
     def test_whole_document(self):
-        total = sum(self.words.values())
+        total = sum(words for section, words in self.words.items() if section != HOPPER_PART)
         self.assertLessEqual(total, WORDS_TOTAL, "gemm.md has %d words of prose, budget %d" % (total, WORDS_TOTAL))
 
     def test_sections(self):
