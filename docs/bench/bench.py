@@ -93,6 +93,41 @@ def compute_capability(text):
     return text
 
 
+HOPPER_TABLE_SIZES = (8192, 4096)
+B_LAYOUT = {"0": "as stored", "1": "transposed"}
+
+
+def hopper_table(path):
+    """The page's table of d_gemm_hopper against cuBLAS (gemm.md, "Past WMMA"), from a bench CSV alone:
+    rates with one decimal at 8192^3 and 4096^3, cuBLAS as timed in the hopper run itself. A row that did not
+    pass verification stops it (SystemExit naming the row)."""
+    with open(path, newline="") as handle:
+        rows = [r for r in csv.DictReader(handle) if not r.get("variant")]
+    lookup = {(r["type"], r["transpose_b"], r["m"], r["kernel"]): r for r in rows}
+    lines = ["| type pair | B | size | `d_gemm` | cuBLAS | `d_gemm_hopper` | of cuBLAS |",
+             "|---|---|---:|---:|---:|---:|---:|"]
+    for type_pair in TYPE_PAIRS:
+        for tb in ("0", "1"):
+            for size in HOPPER_TABLE_SIZES:
+                hopper = lookup.get((type_pair, tb, str(size), "hopper"))
+                if hopper is None:
+                    continue
+                if hopper["result"] != "pass":
+                    raise SystemExit("bench.py: %s B %s %d: d_gemm_hopper result %r, not pass"
+                                     % (type_pair, B_LAYOUT[tb], size, hopper["result"]))
+                fast = lookup.get((type_pair, tb, str(size), "fast"))
+                cublas = re.match(r"cuBLAS ([0-9.]+) in this run", hopper.get("note", ""))
+
+                def rate(text):
+                    value = to_float(text)
+                    return "%.1f" % value if value is not None else "—"
+                lines.append("| %s | %s | %d³ | %s | %s | %s | %s |" % (
+                    type_pair, B_LAYOUT[tb], size, rate((fast or {}).get("rate")),
+                    rate(cublas.group(1)) if cublas else "—", rate(hopper["rate"]),
+                    hopper["pct_of_cublas"] + "%" if hopper.get("pct_of_cublas") else "—"))
+    return lines
+
+
 def gpu_slug(name):
     """'NVIDIA H100 80GB HBM3' -> 'h100'; 'NVIDIA GeForce RTX 4090' -> 'rtx4090'."""
     words = [w for w in re.split(r"[\s_-]+", name or "") if w and w.lower() not in ("nvidia", "geforce", "tesla", "quadro")]
@@ -573,7 +608,12 @@ def main(argv=None):
     parser.add_argument("--make-arg", action="append", default=[], help="extra make argument, e.g. ARCH=sm_90")
     parser.add_argument("--out", default=None, help="log directory (default out/bench)")
     parser.add_argument("--root", default=ROOT, help=argparse.SUPPRESS)
+    parser.add_argument("--hopper-table", metavar="CSV", default=None,
+                        help="print the page's d_gemm_hopper table from a bench CSV, and run nothing")
     args = parser.parse_args(argv)
+    if args.hopper_table:
+        print("\n".join(hopper_table(args.hopper_table)))
+        return 0
     args.root = os.path.abspath(args.root)
     args.types = [t.strip() for t in args.types.split(",") if t.strip()]
     if not args.types or any(t not in TYPE_PAIRS for t in args.types):
