@@ -2507,10 +2507,10 @@ __device__ static inline unsigned long long operand_descriptor(const void *start
            (unsigned long long)(leading >> 4 & 0x3FFF) << 16 |
            (unsigned long long)(stride >> 4 & 0x3FFF) << 32 | 1ull << 62;
 }
-#line 3955 "gemm.md"
+#line 3959 "gemm.md"
 typedef struct {
     int block_m, block_n, block_k;   /* the block tile; block_k is one 128-byte row of K */
-    int consumers;                   /* warpgroups that multiply, 64 rows of the block tile each */
+    int consumers;                   /* warpgroups that multiply, block_m / consumers rows each */
     int stages;                      /* slabs in shared memory */
     int cluster;                     /* blocks along M that share each slab of B */
     int threads;                     /* the consumers and one producer warpgroup */
@@ -2521,11 +2521,12 @@ typedef struct {
 __host__ __device__ constexpr HopperTile hopper_tile(void)
 {
     HopperTile tile = {};
-    tile.block_m = 128;
+    bool tall = TYPE_PAIR == PAIR_F16_IN_OUT;   /* half accumulators: 128 rows per consumer */
+    tile.block_m = tall ? 256 : 128;
     tile.block_n = 256;
     tile.block_k = HOPPER_ROW / (int)sizeof(input_t);
     tile.consumers = 2;
-    tile.stages = 4;
+    tile.stages = tall ? 3 : 4;
     tile.cluster = 2;
     tile.threads = (tile.consumers + 1) * 128;
     tile.a_bytes = tile.block_m * HOPPER_ROW;
@@ -2533,7 +2534,7 @@ __host__ __device__ constexpr HopperTile hopper_tile(void)
     tile.shared_bytes = 1024 + tile.stages * (tile.a_bytes + tile.b_bytes) + 2 * tile.stages * 8;
     return tile;
 }
-#line 3986 "gemm.md"
+#line 3991 "gemm.md"
 __device__ static inline unsigned long long slab_descriptor(const unsigned char *slab, bool mn_major, int first,
                                                             int step)
 {
@@ -2544,7 +2545,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
     return operand_descriptor(slab + first * HOPPER_ROW + step * HOPPER_K * (int)sizeof(input_t), 16,
                               8 * HOPPER_ROW);
 }
-#line 4008 "gemm.md"
+#line 4013 "gemm.md"
 #define WGMMA_LOW "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
@@ -2603,7 +2604,7 @@ typedef double wgmma_acc_t;   /* f64: no wgmma */
 #define WGMMA_REGS 1
 #define WGMMA(d, a, b, scale) ((void)(a), (void)(b), (void)(scale))
 #endif
-#line 4076 "gemm.md"
+#line 4081 "gemm.md"
 #if HOPPER_BUILT && HOPPER_TYPE
 #define HOPPER_ASM(text) asm volatile(text ::: "memory")
 #else
@@ -2625,7 +2626,7 @@ __device__ static inline void settle(float &r) { asm volatile("" : "+f"(r)::"mem
 __device__ static inline void settle(unsigned &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(int &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(double &r) { asm volatile("" : "+d"(r)::"memory"); }
-#line 4121 "gemm.md"
+#line 4126 "gemm.md"
 /* Requests the slab k_tile of an operand from row (along M or N) mn0 on, into `slab`. */
 __device__ static inline void copy_operand(void *slab, const CUtensorMap *map, bool mn_major, int mn0, int k_tile,
                                            unsigned long long *full, unsigned short mask)
@@ -2672,10 +2673,13 @@ __device__ static inline void produce(unsigned char *slabs, unsigned long long *
         }
     }
 }
-#line 4174 "gemm.md"
+#line 4179 "gemm.md"
+#define HOPPER_SUBTILES (hopper_tile().block_m / hopper_tile().consumers / 64)   /* wgmmas of 64 rows per K step */
+
 /* One consumer warpgroup's multiplication of a tile: every slab of K into the accumulators d. */
-__device__ static inline void consume(wgmma_acc_t (&d)[WGMMA_REGS], unsigned char *slabs, unsigned long long *full,
-                                      unsigned long long *empty, int k_tiles, int consumer, int *use)
+__device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES][WGMMA_REGS], unsigned char *slabs,
+                                      unsigned long long *full, unsigned long long *empty, int k_tiles, int consumer,
+                                      int *use)
 {
     constexpr HopperTile tile = hopper_tile();
     int previous = -1;
@@ -2686,8 +2690,10 @@ __device__ static inline void consume(wgmma_acc_t (&d)[WGMMA_REGS], unsigned cha
         wgmma_fence();
 #pragma unroll
         for (int step = 0; step < tile.block_k / HOPPER_K; step++)
-            WGMMA(d, slab_descriptor(a_slab, HOPPER_A_MN, consumer * 64, step),
-                  slab_descriptor(b_slab, HOPPER_B_MN, 0, step), k_tile > 0 || step > 0);
+#pragma unroll
+            for (int sub = 0; sub < HOPPER_SUBTILES; sub++)
+                WGMMA(d[sub], slab_descriptor(a_slab, HOPPER_A_MN, (consumer * HOPPER_SUBTILES + sub) * 64, step),
+                      slab_descriptor(b_slab, HOPPER_B_MN, 0, step), k_tile > 0 || step > 0);
         wgmma_commit();
         wgmma_wait<1>();   /* the group before this one is done: its buffer is free */
         if (previous >= 0 && threadIdx.x % 128 == 0)
@@ -2698,10 +2704,12 @@ __device__ static inline void consume(wgmma_acc_t (&d)[WGMMA_REGS], unsigned cha
     if (previous >= 0 && threadIdx.x % 128 == 0)
         barrier_arrive(&empty[previous], tile.cluster);
 #pragma unroll
-    for (int r = 0; r < WGMMA_REGS; r++)
-        settle(d[r]);
+    for (int sub = 0; sub < HOPPER_SUBTILES; sub++)
+#pragma unroll
+        for (int r = 0; r < WGMMA_REGS; r++)
+            settle(d[sub][r]);
 }
-#line 4215 "gemm.md"
+#line 4227 "gemm.md"
 typedef struct __align__(2 * sizeof(accum_t)) {
     accum_t value[2];
 } AccumPair;
@@ -2734,7 +2742,7 @@ __device__ static inline void store_hopper(const wgmma_acc_t (&d)[WGMMA_REGS], a
             *destination = result;
         }
 }
-#line 4260 "gemm.md"
+#line 4272 "gemm.md"
 __global__ void __launch_bounds__(hopper_tile().threads, 1)
 d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t beta,
               const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map)
@@ -2759,19 +2767,21 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
             produce(slabs, full, empty, &a_map, &b_map, &shape, rank);
     } else {
         consumer_registers();
-        wgmma_acc_t d[WGMMA_REGS];
+        wgmma_acc_t d[HOPPER_SUBTILES][WGMMA_REGS];
         int tiles = shape.m_padded / (tile.block_m * tile.cluster) * (shape.n_padded / tile.block_n), use = 0;
         for (int index = blockIdx.x / tile.cluster; index < tiles; index += gridDim.x / tile.cluster) {
             int m0, n0;
             hopper_position(index, rank, &shape, &m0, &n0);
             consume(d, slabs, full, empty, shape.k_padded / tile.block_k, warpgroup, &use);
-            store_hopper(d, c, shape.n_padded, m0 + warpgroup * 64, n0, alpha, beta);
+#pragma unroll
+            for (int sub = 0; sub < HOPPER_SUBTILES; sub++)
+                store_hopper(d[sub], c, shape.n_padded, m0 + (warpgroup * HOPPER_SUBTILES + sub) * 64, n0, alpha, beta);
         }
     }
     cluster_sync();   /* the other block may still copy into us or arrive on our barriers */
 #endif
 }
-#line 4307 "gemm.md"
+#line 4321 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed, rounded to tf32 for that type pair; rows and cols are
    multiples of 32. 32 x 8 threads per block, a 32 x 32 tile each. */
@@ -2812,7 +2822,7 @@ static bool hopper_prepares(int operand)
 {
     return PREROUND || (operand == 0 ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B);
 }
-#line 4356 "gemm.md"
+#line 4370 "gemm.md"
 static Shape hopper_shape(int m, int n, int k)
 {
     HopperTile tile = hopper_tile();
@@ -2838,7 +2848,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, run->b_tiled, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 4390 "gemm.md"
+#line 4404 "gemm.md"
 static TileGeometry hopper_geometry(void)
 {
     HopperTile hopper = hopper_tile();
@@ -2867,7 +2877,7 @@ static void check_hopper(const Gpu *gpu)
     CHECK_CUDA(cudaFuncSetAttribute(d_gemm_hopper, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     hopper_tile().shared_bytes));
 }
-#line 4426 "gemm.md"
+#line 4440 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. */
 static cudaLaunchConfig_t hopper_launch(int clusters, cudaLaunchAttribute *attribute)
 {
@@ -2914,7 +2924,7 @@ static void launch_hopper(const Run *run)
     CHECK_CUDA(cudaLaunchKernelExC(&config, (const void *)d_gemm_hopper, arguments));
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 4607 "gemm.md"
+#line 4621 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
