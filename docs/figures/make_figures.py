@@ -14,6 +14,8 @@ Figures (file: what it shows):
                    per stage instead of __syncthreads
     cluster.svg    a cluster of two blocks on sm_90: each copies half of A's slab to both
                    (multicast) and its own slab of B, rows padded by the copy engine
+    swizzle.svg    one 1 KiB atom of d_gemm_hopper's slabs, plain and with the 128-byte swizzle
+                   (piece p of row r at position p XOR r)
 
 The page embeds them as images, so they cannot inherit the page's colours:
 each SVG has a transparent background, mid-tone translucent fills that read
@@ -599,12 +601,58 @@ def cluster():
     return svg
 
 
+# ---------------------------------------------------------------------------
+# (vi) the 128-byte swizzle of d_gemm_hopper's slabs
+
+PIECE_COLOURS = [BLUE, ORANGE, GREEN, PURPLE, PINK, GREY, BLUE, ORANGE]
+
+
+def swizzle():
+    svg = Svg(960, 500,
+              "One 1 KiB atom of a slab, plain and with the 128-byte swizzle",
+              "Eight rows of 128 bytes, each eight 16-byte pieces. Stored plainly, piece 0 of every row "
+              "sits in banks 0 to 3, so reading piece 0 of the eight rows hits the same four banks eight "
+              "times. With the 128-byte swizzle, piece p of row r is stored at position p XOR r: piece 0 "
+              "of the eight rows lands in eight different positions, all 32 banks, and so does every "
+              "other piece.")
+    cell_w, cell_h = 46, 34
+    for title, swizzled, x0 in (("stored plainly", False, 60), ("128-byte swizzle: piece p of row r at p XOR r", True, 530)):
+        y0 = 100
+        svg.text(x0, 34, title, class_="bold")
+        svg.text(x0, 56, "position in the row, 16 bytes each", class_="small muted")
+        svg.text(x0 - 10, y0 - 10, "row", class_="tiny muted", text_anchor="end")
+        for position in range(8):
+            svg.text(x0 + position * cell_w + cell_w / 2, y0 - 10, str(position), class_="tiny muted",
+                     text_anchor="middle")
+        for row in range(8):
+            svg.text(x0 - 10, y0 + row * cell_h + 22, str(row), class_="tiny muted", text_anchor="end")
+            for position in range(8):
+                piece = position ^ row if swizzled else position
+                x, y = x0 + position * cell_w, y0 + row * cell_h
+                box(svg, x, y, cell_w, cell_h, PIECE_COLOURS[piece], 0.75 if piece == 0 else 0.14, 1.0)
+                svg.text(x + cell_w / 2, y + 22, str(piece), text_anchor="middle",
+                         class_="bold" if piece == 0 else "small")
+        below = y0 + 8 * cell_h + 18
+        svg.text(x0, below, "banks 0–3", class_="tiny muted")
+        svg.text(x0 + 8 * cell_w, below, "banks 28–31", class_="tiny muted", text_anchor="end")
+        if swizzled:
+            lines = ["piece 0 of the eight rows: eight positions,", "all 32 banks, one access each"]
+        else:
+            lines = ["piece 0 of the eight rows: one position,", "banks 0–3 eight times: an 8-way conflict"]
+        svg.text(x0, below + 30, lines, class_="small")
+    svg.text(60, 462, ["The copy engine writes this order (CU_TENSOR_MAP_SWIZZLE_128B);",
+                       "the descriptor's layout field tells wgmma to read it back the same way."],
+             class_="small muted")
+    return svg
+
+
 FIGURES = {
     "tiling.svg": tiling,
     "padding.svg": padding,
     "transpose.svg": transpose,
     "pipeline.svg": pipeline,
     "cluster.svg": cluster,
+    "swizzle.svg": swizzle,
 }
 
 
