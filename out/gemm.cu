@@ -313,14 +313,24 @@ __host__ __device__ static inline float tf32_round(float value)
     memcpy(&value, &bits, sizeof value);
     return value;
 }
+#line 605 "gemm.md"
+__host__ __device__ static inline float tf32_truncate(float value)
+{
+    uint32_t bits;
+    memcpy(&bits, &value, sizeof bits);
+    if ((bits & 0x7f800000u) != 0x7f800000u)   /* finite */
+        bits &= 0xffffe000u;
+    memcpy(&value, &bits, sizeof value);
+    return value;
+}
 /* ==== Matrices in memory ==== */
-#line 628 "gemm.md"
+#line 643 "gemm.md"
 template <int TRANSPOSED> struct Layout { typedef wmma::row_major type; };
 template <> struct Layout<1> { typedef wmma::col_major type; };
 
 typedef Layout<TRANSPOSE_A>::type layout_a;   /* 1: stored K x M, rows of length M */
 typedef Layout<TRANSPOSE_B>::type layout_b;   /* 1: stored N x K, rows of length K */
-#line 660 "gemm.md"
+#line 675 "gemm.md"
 #define ROUND_UP(value, multiple) ((((value) + (multiple) - 1) / (multiple)) * (multiple))
 
 static void pad_matrix(void *padded, const void *source, size_t rows, size_t cols,
@@ -346,7 +356,7 @@ static void extract_matrix(void *destination, const void *padded, size_t rows,
                (const char *)padded + row * cols_padded * element_size,
                cols * element_size);
 }
-#line 693 "gemm.md"
+#line 708 "gemm.md"
 typedef struct {
     int m, n, k;                          /* the problem as asked */
     int m_padded, n_padded, k_padded;     /* rounded up to the block tile */
@@ -374,7 +384,7 @@ static Shape make_shape(int m, int n, int k, int multiple_m, int multiple_n,
     shape.cols_b_padded = TRANSPOSE_B ? shape.k_padded : shape.n_padded;
     return shape;
 }
-#line 728 "gemm.md"
+#line 743 "gemm.md"
 __host__ __device__ constexpr size_t element_index(bool transposed, int row, int col, int ld)
 {
     return transposed ? (size_t)col * ld + row : (size_t)row * ld + col;
@@ -390,16 +400,16 @@ __host__ __device__ constexpr size_t b_index(int kk, int j, int ld)
     return element_index(TRANSPOSE_B, kk, j, ld);
 }
 /* ==== The naive kernel: one warp per output tile ==== */
-#line 755 "gemm.md"
+#line 770 "gemm.md"
 typedef wmma::fragment<wmma::matrix_a, FRAG_M, FRAG_N, FRAG_K, frag_t, layout_a> fragment_a;
 typedef wmma::fragment<wmma::matrix_b, FRAG_M, FRAG_N, FRAG_K, frag_t, layout_b> fragment_b;
 typedef wmma::fragment<wmma::accumulator, FRAG_M, FRAG_N, FRAG_K, accum_t> fragment_c;
-#line 768 "gemm.md"
+#line 783 "gemm.md"
 #define FRAG_ROW_A (TRANSPOSE_A ? FRAG_M : FRAG_K)
 #define FRAG_ROWS_A (TRANSPOSE_A ? FRAG_K : FRAG_M)
 #define FRAG_ROW_B (TRANSPOSE_B ? FRAG_K : FRAG_N)
 #define FRAG_ROWS_B (TRANSPOSE_B ? FRAG_N : FRAG_K)
-#line 784 "gemm.md"
+#line 799 "gemm.md"
 /* Smallest leading dimension (in elements) that holds `cols` and is a multiple of 32 bytes. */
 #define ALIGNED_LD(cols, type) ROUND_UP((cols), 32 / sizeof(type))
 
@@ -418,7 +428,7 @@ __device__ static inline void load_fragment(Fragment &fragment, const input_t *s
         __syncwarp();   /* every lane has its copy before the buffer is reused */
     }
 }
-#line 809 "gemm.md"
+#line 824 "gemm.md"
 template <typename Fragment>
 __device__ static inline void round_fragment(Fragment &fragment)
 {
@@ -429,7 +439,7 @@ __device__ static inline void round_fragment(Fragment &fragment)
     (void)fragment;
 #endif
 }
-#line 842 "gemm.md"
+#line 857 "gemm.md"
 #define ACCUM_ZERO ACCUM_FROM_FLOAT(0.0f)
 
 __device__ static inline float scale_accumulator(float alpha, float acc, float beta, float old)
@@ -451,7 +461,7 @@ __device__ static inline int scale_accumulator(int alpha, int acc, int beta, int
 {
     return (int)((unsigned)alpha * (unsigned)acc + (unsigned)beta * (unsigned)old);   /* modulo 2^32 */
 }
-#line 874 "gemm.md"
+#line 889 "gemm.md"
 #define NAIVE_WARPS 4
 #define STAGED_A_ELEMS (FRAG_ROWS_A * ALIGNED_LD(FRAG_ROW_A, input_t))
 #define STAGED_B_ELEMS (FRAG_ROWS_B * ALIGNED_LD(FRAG_ROW_B, input_t))
@@ -494,7 +504,7 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
     }
 }
 /* ==== d_gemm: the tiled kernel ==== */
-#line 977 "gemm.md"
+#line 992 "gemm.md"
 /* The steps of d_gemm, in the order this chapter teaches them; each is the one before plus one mechanism. */
 enum {
     STEP_SHARED_TILE = 1,   /* block tiles in shared memory, one fragment per warp */
@@ -507,7 +517,7 @@ enum {
     LAST_STEP = STEP_ROW_STORES
 };
 #define GROUP_ROWS 8        /* step 6: rows of block tiles per group */
-#line 1062 "gemm.md"
+#line 1077 "gemm.md"
 /* One tile configuration: a row of tile_table below. */
 typedef struct {
     int family;                      /* which type pairs it is for (below) */
@@ -551,7 +561,7 @@ __host__ __device__ constexpr int tile_family(int type_pair)
     return families[type_pair];
 }
 #define TILE_FAMILY tile_family(TYPE_PAIR)
-#line 1112 "gemm.md"
+#line 1127 "gemm.md"
 __host__ __device__ constexpr int tile_count(void)
 {
     int count = 0;
@@ -571,7 +581,7 @@ __host__ __device__ constexpr Tile tile_row(int index)
 
 #define TILES tile_count()
 static_assert(TILES >= 1 && TILES <= 4, "every type pair has one to four tile configurations");
-#line 1161 "gemm.md"
+#line 1176 "gemm.md"
 #define TILE_TRANSPOSE_A (IS_INTEGER ? 0 : TRANSPOSE_A)   /* int8: A as M x K */
 #define TILE_TRANSPOSE_B (IS_INTEGER ? 1 : TRANSPOSE_B)   /* int8: B as N x K */
 #define PRETRANSPOSE_A (TILE_TRANSPOSE_A != TRANSPOSE_A)
@@ -584,7 +594,7 @@ typedef wmma::fragment<wmma::matrix_a, FRAG_M, FRAG_N, FRAG_K, frag_t, Layout<TI
 typedef wmma::fragment<wmma::matrix_b, FRAG_M, FRAG_N, FRAG_K, frag_t, Layout<TILE_TRANSPOSE_B>::type> tile_fragment_b;
 #define TILE_FRAG_ROW_A (TILE_TRANSPOSE_A ? FRAG_M : FRAG_K)   /* a fragment's extent along a stored row */
 #define TILE_FRAG_ROW_B (TILE_TRANSPOSE_B ? FRAG_K : FRAG_N)
-#line 1187 "gemm.md"
+#line 1202 "gemm.md"
 #if IS_INTEGER
 #define TRANSPOSE_ROWS 64    /* K per tile */
 #define TRANSPOSE_COLS 128   /* M or N per tile */
@@ -644,7 +654,7 @@ static void transpose_on_gpu(const input_t *in, input_t *out, int rows, int cols
     CHECK_LAUNCH();
 }
 #endif
-#line 1251 "gemm.md"
+#line 1266 "gemm.md"
 #if PREROUND
 __global__ void d_round_tf32(const float *__restrict__ in, float *__restrict__ out, size_t count)
 {
@@ -659,7 +669,7 @@ static void round_on_gpu(const input_t *in, input_t *out, int rows, int cols)
     CHECK_LAUNCH();
 }
 #endif
-#line 1303 "gemm.md"
+#line 1318 "gemm.md"
 /* Offset of element (row, col) of a slab `rows` high, cut into panels `panel` elements wide with rows
    `ld` apart. */
 __host__ __device__ constexpr int tile_offset(int row, int col, int rows, int panel, int ld)
@@ -698,7 +708,7 @@ __host__ __device__ constexpr int b_offset(Slab b, int kk, int j)
 {
     return TILE_TRANSPOSE_B ? tile_offset(j, kk, b.rows, b.panel, b.ld) : tile_offset(kk, j, b.rows, b.panel, b.ld);
 }
-#line 1349 "gemm.md"
+#line 1364 "gemm.md"
 typedef struct {
     int block_m, block_n, block_k, warps_n, stages, in_flight, cluster;   /* from the table */
     int threads, warp_tile_m, warp_tile_n, frags_m, frags_n;
@@ -757,7 +767,7 @@ __host__ __device__ constexpr TileGeometry tile_geometry(int index, int step = L
     tile.shared_bytes = tile.barrier_offset + (tile.b_by_threads ? 3 : 2) * row.stages * (int)sizeof(unsigned long long);
     return tile;
 }
-#line 1422 "gemm.md"
+#line 1437 "gemm.md"
 /* The 32-bit shared-memory address that PTX instructions naming .shared take. */
 __device__ static inline unsigned shared_address(const void *pointer)
 {
@@ -784,7 +794,7 @@ __device__ static inline void copy_chunk(void *shared_destination, const void *g
     else
         *(uint2 *)shared_destination = *(const uint2 *)global_source;
 }
-#line 1459 "gemm.md"
+#line 1474 "gemm.md"
 /* Elements per copy: 16 bytes, or the whole row of a panel narrower than that. */
 __host__ __device__ constexpr int chunk_elems(int panel)
 {
@@ -809,7 +819,7 @@ __device__ static inline CopyPlan copy_plan(const input_t *operand, int ld, Slab
     CopyPlan plan = {operand + (size_t)row * ld + col, ld, tile_offset(row, col, slab.rows, slab.panel, slab.ld), row};
     return plan;
 }
-#line 1489 "gemm.md"
+#line 1504 "gemm.md"
 /* source and destination point at this thread's first chunk of the slab, which is in row `row`. */
 template <int THREADS, int ROWS, int COLS, int PANEL, int LD, bool ASYNC>
 __device__ static inline void copy_slab(input_t *destination, const input_t *source, int ld, int row)
@@ -852,7 +862,7 @@ __device__ static inline void load_stage(input_t *a_tile, input_t *b_tile, const
         b_tile + b_plan->offset, b_plan->source + element_index(TILE_TRANSPOSE_B, k0, 0, b_plan->ld), b_plan->ld,
         b_plan->row);
 }
-#line 1581 "gemm.md"
+#line 1596 "gemm.md"
 /* Copies a box of the tensor to shared memory, to the same offset in every block of mask (0: this block
    only); each destination's barrier at the barrier's offset counts the bytes. */
 __device__ static inline void copy_tensor(void *shared_destination, const CUtensorMap *map, int row, int panel,
@@ -900,7 +910,7 @@ __device__ static inline void load_stage_tensor(input_t *a_tile, input_t *b_tile
     if (with_b)
         copy_tensor(b_tile, b_map, b_row, b_panel, full, 0);
 }
-#line 1649 "gemm.md"
+#line 1664 "gemm.md"
 /* The wmma.load instruction for a matrix ("a" or "b") in a layout ("row" or "col"), from shared memory. */
 #define PTX_LOAD(matrix, layout) "wmma.load." matrix ".sync.aligned." layout "." PTX_SHAPE ".shared." PTX_TYPE
 
@@ -949,7 +959,7 @@ __device__ static inline void load_shared_b(tile_fragment_b &fragment, const inp
     wmma::load_matrix_sync(fragment, pointer, ldm);
 #endif
 }
-#line 1708 "gemm.md"
+#line 1723 "gemm.md"
 template <int TILE, int STEP>
 __device__ static inline void multiply_stage(fragment_c (&acc)[tile_geometry(TILE, STEP).frags_m][tile_geometry(TILE, STEP).frags_n],
                                              const input_t *a_tile, const input_t *b_tile, int warp_row, int warp_col)
@@ -972,7 +982,7 @@ __device__ static inline void multiply_stage(fragment_c (&acc)[tile_geometry(TIL
                 wmma::mma_sync(acc[i][j], a_frag[i], b_frag[j], acc[i][j]);
     }
 }
-#line 1745 "gemm.md"
+#line 1760 "gemm.md"
 #define C_VECTOR (16 / sizeof(accum_t))   /* accumulator elements per 16 bytes */
 
 typedef union {
@@ -1024,7 +1034,7 @@ __device__ static inline void store_tile(fragment_c (&acc)[tile_geometry(TILE, S
         __syncwarp();   /* the staging area is rewritten for the next row of fragments */
     }
 }
-#line 1812 "gemm.md"
+#line 1827 "gemm.md"
 /* Block `block` of the grid takes block tile (block_row, block_col) of a blocks_m x blocks_n grid of them,
    in groups of `group_rows` rows; clusters of `cluster` blocks take neighbours along N. */
 __device__ static inline void block_position(int block, int cluster, int group_rows, int blocks_m, int blocks_n,
@@ -1037,7 +1047,7 @@ __device__ static inline void block_position(int block, int cluster, int group_r
     *block_row = first_row + in_group % rows_in_group;
     *block_col = in_group / rows_in_group * cluster + block % cluster;
 }
-#line 1871 "gemm.md"
+#line 1886 "gemm.md"
 #if __CUDA_ARCH__ >= 900
 #define USE_TMA 1   /* slabs by the copy engine, A shared by the cluster */
 #else
@@ -1067,7 +1077,7 @@ __device__ static inline void barrier_arrive_expect(unsigned long long *barrier,
                  ::"r"(shared_address(barrier)), "r"(bytes) : "memory");
 #endif
 }
-#line 1907 "gemm.md"
+#line 1922 "gemm.md"
 /* One arrival on the barrier at this offset in every block of the cluster (before sm_90: in this block). */
 __device__ static inline void barrier_arrive(unsigned long long *barrier, int cluster)
 {
@@ -1108,7 +1118,7 @@ __device__ static inline unsigned cluster_rank(void)
 #endif
     return rank;
 }
-#line 1954 "gemm.md"
+#line 1969 "gemm.md"
 /* Waits until phase number `use` of the barrier has completed. */
 #if __CUDA_ARCH__ >= 900
 #define BARRIER_TEST "mbarrier.try_wait.parity.shared::cta.b64"
@@ -1127,7 +1137,7 @@ __device__ static inline void barrier_wait(unsigned long long *barrier, int use)
     __syncthreads();
 #endif
 }
-#line 1985 "gemm.md"
+#line 2000 "gemm.md"
 /* What the loop's producer side needs: where the slabs go, how their arrival is counted, where they come from. */
 typedef struct {
     input_t *a_tiles, *b_tiles;         /* `stages` slabs of each */
@@ -1170,7 +1180,7 @@ __device__ static inline void release_slab(unsigned long long *empty, int cluste
     if (threadIdx.x % 32 == 0)
         barrier_arrive(empty, cluster);
 }
-#line 2033 "gemm.md"
+#line 2048 "gemm.md"
 template <int TILE, int STEP>
 __global__ void __launch_bounds__(tile_geometry(TILE, STEP).threads, 1)
 d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__restrict__ c,
@@ -1217,7 +1227,7 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
     fence_barrier_init();
     cluster_sync();   /* every block's barriers are ready before anyone copies or arrives */
     pipe.rank = cluster_rank();
-#line 2086 "gemm.md"
+#line 2101 "gemm.md"
     int k_tiles = shape.k_padded / tile.block_k;
     if (tile.pipelined) {
         for (int k_tile = -prefetch; k_tile < k_tiles; k_tile++) {
@@ -1248,7 +1258,7 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
     cluster_sync();   /* the other blocks may still arrive on our barriers: stay until they are done */
 }
 /* ==== How fast can the tensor cores go? ==== */
-#line 2134 "gemm.md"
+#line 2149 "gemm.md"
 #define PEAK_CHAINS 8
 #define PEAK_WARPS 8
 #define PEAK_LD 64   /* elements per row of the peak operands: a multiple of 16 bytes for every type */
@@ -1278,10 +1288,21 @@ d_peak(const input_t *a, const input_t *b, accum_t *c, int iterations)
     wmma::store_matrix_sync(c + (size_t)warp * FRAG_M * FRAG_N, acc[0], FRAG_N, wmma::mem_row_major);
 }
 /* ==== Verification ==== */
-#line 2182 "gemm.md"
+#line 2197 "gemm.md"
 #define INPUT_TO_EXACT(x) (IS_INTEGER ? (exact_t)(x) : (exact_t)INPUT_TO_DOUBLE(x))
 #define ACCUM_TO_EXACT(x) (IS_INTEGER ? (exact_t)(x) : (exact_t)ACCUM_TO_DOUBLE(x))
-#line 2218 "gemm.md"
+
+/* An input as the tensor cores see it; `unrounded`: tf32 reached them as plain floats, which they truncate. */
+__host__ __device__ static inline exact_t input_exact(input_t x, bool unrounded)
+{
+#if PREROUND
+    if (unrounded)
+        return (exact_t)tf32_truncate(x);
+#endif
+    (void)unrounded;
+    return INPUT_TO_EXACT(x);
+}
+#line 2244 "gemm.md"
 __host__ __device__ constexpr double unit_roundoff(void)
 {
     /*                       F16_IN_F32_OUT  F16_IN_OUT  U8    I8    BF16_IN_F32_OUT  TF32_IN_F32_OUT  F64_IN_OUT */
@@ -1299,7 +1320,7 @@ __host__ __device__ static inline double error_bound(double abs_products, double
 {
     return 2.0 * unit_roundoff() * (rounding_steps(k) * abs_products + abs_beta_c) + unit_roundoff() * abs_result;
 }
-#line 2254 "gemm.md"
+#line 2280 "gemm.md"
 __host__ __device__ static inline long long scale_exact(long long alpha, long long sum, long long beta,
                                                         long long old)
 {
@@ -1314,14 +1335,14 @@ __host__ __device__ static inline double scale_exact(double alpha, double sum, d
 }
 
 __host__ __device__ static inline void reference_element(const input_t *a, const input_t *b, const accum_t *c_in,
-                                                         Shape shape, exact_t alpha, exact_t beta, int i, int j,
-                                                         exact_t *result, double *bound)
+                                                         Shape shape, exact_t alpha, exact_t beta, bool unrounded,
+                                                         int i, int j, exact_t *result, double *bound)
 {
     exact_t sum = 0;
     double abs_sum = 0.0;
     for (int kk = 0; kk < shape.k; kk++) {
-        exact_t product = INPUT_TO_EXACT(a[a_index(i, kk, shape.cols_a_padded)]) *
-                          INPUT_TO_EXACT(b[b_index(kk, j, shape.cols_b_padded)]);
+        exact_t product = input_exact(a[a_index(i, kk, shape.cols_a_padded)], unrounded) *
+                          input_exact(b[b_index(kk, j, shape.cols_b_padded)], unrounded);
         sum += product;
         abs_sum += fabs((double)product);
     }
@@ -1332,25 +1353,25 @@ __host__ __device__ static inline void reference_element(const input_t *a, const
 }
 
 static void reference_cpu(const input_t *a, const input_t *b, const accum_t *c_in, Shape shape,
-                          exact_t alpha, exact_t beta, exact_t *result, double *bound)
+                          exact_t alpha, exact_t beta, bool unrounded, exact_t *result, double *bound)
 {
     for (int i = 0; i < shape.m; i++)
         for (int j = 0; j < shape.n; j++)
-            reference_element(a, b, c_in, shape, alpha, beta, i, j,
+            reference_element(a, b, c_in, shape, alpha, beta, unrounded, i, j,
                               &result[(size_t)i * shape.n + j], &bound[(size_t)i * shape.n + j]);
 }
 
 __global__ void d_gemm_reference(const input_t *a, const input_t *b, const accum_t *c_in, Shape shape,
-                                 exact_t alpha, exact_t beta, exact_t *result, double *bound)
+                                 exact_t alpha, exact_t beta, bool unrounded, exact_t *result, double *bound)
 {
     int j = blockIdx.x * blockDim.x + threadIdx.x;
     if (j >= shape.n)
         return;
     for (int i = blockIdx.y; i < shape.m; i += gridDim.y)
-        reference_element(a, b, c_in, shape, alpha, beta, i, j,
+        reference_element(a, b, c_in, shape, alpha, beta, unrounded, i, j,
                           &result[(size_t)i * shape.n + j], &bound[(size_t)i * shape.n + j]);
 }
-#line 2313 "gemm.md"
+#line 2339 "gemm.md"
 typedef struct {
     long long failures;
     double worst_error, worst_bound, worst_ratio;
@@ -1381,7 +1402,7 @@ static Verdict compare_results(const accum_t *c_out, const exact_t *expected, co
     return verdict;
 }
 /* ==== The harness ==== */
-#line 2380 "gemm.md"
+#line 2406 "gemm.md"
 enum { KERNEL_FAST, KERNEL_NAIVE, KERNEL_STEP1 };   /* then step2 .. step7 (step7 is fast), then hopper */
 enum { VERIFY_AUTO, VERIFY_CPU, VERIFY_GPU, VERIFY_OFF };
 enum { FORMAT_TEXT, FORMAT_KV, FORMAT_CSV };
@@ -1401,7 +1422,7 @@ typedef struct {
     const char *dump_prefix;
     int shared_limit;   /* bytes of shared memory per block to pretend the GPU has; 0: what it has */
 } Options;
-#line 2407 "gemm.md"
+#line 2433 "gemm.md"
 static int parse_integer(const char *text, long long low, long long high, long long *value)
 {
     char *end;
@@ -1606,7 +1627,7 @@ static void print_usage(FILE *out)
             "             4 out of memory, 5 CUDA or cuBLAS error, 6 file error\n",
             TYPE_NAME, SHAPE_NAME, TRANSPOSE_A, TRANSPOSE_B, MAX_PRINT_DIMENSION);
 }
-#line 2629 "gemm.md"
+#line 2655 "gemm.md"
 static uint64_t next_random(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
@@ -1641,7 +1662,7 @@ static void fill_accum(accum_t *x, size_t count, uint64_t seed, uint64_t stream)
     for (size_t e = 0; e < count; e++)
         x[e] = ACCUM_FROM_FLOAT(IS_INTEGER ? (float)random_int(&state, -128, 127) : (float)random_uniform(&state));
 }
-#line 2680 "gemm.md"
+#line 2706 "gemm.md"
 /* Every step of d_gemm for each tile configuration of this type pair; NULL past the last configuration, and
    for the steps before the last in a build without them (WITH_STEPS 0). */
 #define STEP_BUILT(step) (WITH_STEPS || (step) == LAST_STEP)
@@ -1726,7 +1747,7 @@ static void select_gpu(Gpu *gpu, const Options *options)
     if (shared_bytes <= (int)gpu->properties.sharedMemPerBlockOptin)
         CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
 }
-#line 2775 "gemm.md"
+#line 2801 "gemm.md"
 static void *allocate(size_t bytes, const char *what)
 {
     void *memory = malloc(bytes > 0 ? bytes : 1);
@@ -1743,7 +1764,7 @@ static void check_device_memory(double bytes_needed)
         die(EXIT_NO_MEMORY, "this run needs %.2f GiB of device memory; %.2f GiB of %.2f GiB are free",
             bytes_needed / 0x1p30, free_bytes / 0x1p30, total_bytes / 0x1p30);
 }
-#line 2802 "gemm.md"
+#line 2828 "gemm.md"
 typedef struct {
     double median_ms, min_ms;
 } Timing;
@@ -1785,7 +1806,7 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
     free(times);
     return timing;
 }
-#line 2859 "gemm.md"
+#line 2885 "gemm.md"
 typedef struct {
     Shape shape;
     int kernel;
@@ -1797,6 +1818,7 @@ typedef struct {
     int step;                     /* which step of d_gemm (LAST_STEP: d_gemm itself) */
     int cluster;                  /* blocks per cluster: the tile's on the copy-engine path, else 1 */
     bool prepare_a, prepare_b;    /* a_tiled and b_tiled are copies of their own, prepared per launch */
+    bool unrounded;               /* tf32 reaches the tensor cores unrounded (d_gemm_hopper): they truncate */
     int grid_clusters;            /* d_gemm_hopper: clusters in its persistent grid */
     CUtensorMap a_map, b_map;     /* where the copy engine finds the slabs of a_tiled and b_tiled */
 } Run;
@@ -1807,7 +1829,7 @@ static Shape hopper_shape(int m, int n, int k);
 static TileGeometry hopper_geometry(void);
 static void setup_hopper(Run *run);
 static void launch_hopper(const Run *run);
-#line 2886 "gemm.md"
+#line 2913 "gemm.md"
 /* A tiled operand stored as rows x ld, viewed as panels: (element in panel, row, panel). A box is
    box_panels panels of box_rows rows, each row ld_shared long: the padding past the panel is out of the
    tensor, so the copy engine fills it with zeros and reads nothing for it. */
@@ -1848,7 +1870,7 @@ static void make_tensor_maps(Run *run)
                     TILE_TRANSPOSE_B ? shape->k_padded : shape->n_padded, tile.b.panel, tile.b.ld, tile.b.rows,
                     tile.b.panels, CU_TENSOR_MAP_SWIZZLE_NONE);
 }
-#line 2932 "gemm.md"
+#line 2959 "gemm.md"
 /* d_gemm's operands as it reads them: int8 operands stored the other way transposed, tf32 operands rounded. */
 static void prepare_operands(const Run *run)
 {
@@ -1897,7 +1919,7 @@ static void launch_gemm(const void *context)
     }
     CHECK_LAUNCH();
 }
-#line 2994 "gemm.md"
+#line 3021 "gemm.md"
 typedef struct {
     int available;                  /* cuBLAS has no unsigned int8 GEMM */
     cudaDataType input, output;     /* of A and B, of C */
@@ -1916,7 +1938,7 @@ static const CublasTypes CUBLAS_TYPES[] = {
     {1,           CUDA_R_64F,  CUDA_R_64F, CUBLAS_COMPUTE_64F},             /* F64_IN_OUT */
 };
 #define HAS_CUBLAS (CUBLAS_TYPES[TYPE_PAIR].available)
-#line 3017 "gemm.md"
+#line 3044 "gemm.md"
 typedef struct {
     Run run;
     cublasHandle_t handle;
@@ -1936,7 +1958,7 @@ static void launch_cublas(const void *context)
                                   cublas->run.c, types.output, shape->n_padded, types.compute,
                                   CUBLAS_GEMM_DEFAULT);
 }
-#line 3049 "gemm.md"
+#line 3076 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -1963,7 +1985,7 @@ static void write_npy(const char *prefix, const char *name, const char *descr, c
         die(EXIT_IO_ERROR, "cannot write %s: %s", path, strerror(saved));
     }
 }
-#line 3082 "gemm.md"
+#line 3109 "gemm.md"
 typedef struct {
     const char *input, *accum;   /* NumPy's type strings for A and B, and for C */
     int widen;                   /* 1: NumPy has no such type; A and B are widened, exactly, to float32 */
@@ -1999,7 +2021,7 @@ static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, 
         free(widened);
     }
 }
-#line 3126 "gemm.md"
+#line 3153 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -2094,7 +2116,7 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 3228 "gemm.md"
+#line 3255 "gemm.md"
 typedef struct {
     Shape shape;
     int verify;                                          /* VERIFY_CPU, VERIFY_GPU or VERIFY_OFF */
@@ -2116,7 +2138,7 @@ static double milliseconds_since(double start)
 {
     return (seconds_now() - start) * 1e3;
 }
-#line 3255 "gemm.md"
+#line 3282 "gemm.md"
 static Shape gemm_shape(int m, int n, int k, int tile_index, int kernel)
 {
     if (kernel == KERNEL_HOPPER)
@@ -2146,7 +2168,7 @@ static void plan_memory(Gemm *gemm, const Options *options, const Gpu *gpu)
                         gemm->bytes_c_padded * (gemm->use_cublas ? 2.0 : 1.0) +
                         (gemm->verify == VERIFY_GPU ? (double)gemm->count_c * (sizeof(exact_t) + sizeof(double)) : 0.0));
 }
-#line 3290 "gemm.md"
+#line 3317 "gemm.md"
 static void make_inputs(Gemm *gemm, const Options *options)
 {
     gemm->a = (input_t *)allocate(gemm->count_a * sizeof(input_t), "A");
@@ -2161,7 +2183,7 @@ static void make_inputs(Gemm *gemm, const Options *options)
         write_npy(options->dump_prefix, "C_in", NPY_ACCUM, gemm->c_in, gemm->shape.m, gemm->shape.n, sizeof(accum_t));
     }
 }
-#line 3310 "gemm.md"
+#line 3337 "gemm.md"
 static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2179,6 +2201,7 @@ static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
     Run *run = &gemm->run;
     run->shape = *shape;
     run->kernel = options->kernel;
+    run->unrounded = PREROUND && run->kernel == KERNEL_HOPPER;
     run->alpha = (scalar_t)options->alpha;
     run->beta = (scalar_t)options->beta;
     run->tile = gpu->tile;
@@ -2205,7 +2228,7 @@ static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
     CHECK_CUDA(cudaMemcpy(run->c, gemm->c_padded, gemm->bytes_c_padded, cudaMemcpyHostToDevice));
     gemm->h2d_ms = milliseconds_since(start);
 }
-#line 3360 "gemm.md"
+#line 3388 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -2214,7 +2237,8 @@ static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *
     CHECK_CUDA(cudaMalloc(&expected_device, count * sizeof(exact_t)));
     CHECK_CUDA(cudaMalloc(&bound_device, count * sizeof(double)));
     dim3 grid((run->shape.n + 127) / 128, run->shape.m < 65535 ? run->shape.m : 65535);
-    d_gemm_reference<<<grid, 128>>>(run->a, run->b, run->c, run->shape, alpha, beta, expected_device, bound_device);
+    d_gemm_reference<<<grid, 128>>>(run->a, run->b, run->c, run->shape, alpha, beta, run->unrounded, expected_device,
+                                    bound_device);
     CHECK_LAUNCH();
     CHECK_CUDA(cudaMemcpy(expected, expected_device, count * sizeof(exact_t), cudaMemcpyDeviceToHost));
     CHECK_CUDA(cudaMemcpy(bound, bound_device, count * sizeof(double), cudaMemcpyDeviceToHost));
@@ -2232,12 +2256,12 @@ static void compute_reference(Gemm *gemm)
     double start = seconds_now();
     if (gemm->verify == VERIFY_CPU)
         reference_cpu(gemm->a_padded, gemm->b_padded, gemm->c_padded, gemm->shape, (exact_t)run->alpha,
-                      (exact_t)run->beta, gemm->expected, gemm->bound);
+                      (exact_t)run->beta, run->unrounded, gemm->expected, gemm->bound);
     else
         reference_gpu(run, (exact_t)run->alpha, (exact_t)run->beta, gemm->expected, gemm->bound);
     gemm->reference_ms = milliseconds_since(start);
 }
-#line 3398 "gemm.md"
+#line 3427 "gemm.md"
 static void run_once_and_check(Gemm *gemm, const Options *options)
 {
     const Shape *shape = &gemm->shape;
@@ -2254,7 +2278,7 @@ static void run_once_and_check(Gemm *gemm, const Options *options)
     if (options->dump_prefix)
         write_npy(options->dump_prefix, "C_out", NPY_ACCUM, gemm->c_out, shape->m, shape->n, sizeof(accum_t));
 }
-#line 3421 "gemm.md"
+#line 3450 "gemm.md"
 static void time_kernels(Gemm *gemm, const Options *options)
 {
     const Shape *shape = &gemm->shape;
@@ -2276,7 +2300,7 @@ static void time_kernels(Gemm *gemm, const Options *options)
     CHECK_CUBLAS(cublasDestroy(cublas.handle));
     CHECK_CUDA(cudaFree(cublas.run.c));
 }
-#line 3448 "gemm.md"
+#line 3477 "gemm.md"
 #define RATE(timing, operations) ((operations) / ((timing).median_ms * 1e-3) / 1e12)
 
 /* The tile and the copy path of the kernel that ran. */
@@ -2330,7 +2354,7 @@ static void report_gemm(Report *report, const Gemm *gemm, const Options *options
     };
     report_fields(report, fields, sizeof fields / sizeof fields[0]);
 }
-#line 3508 "gemm.md"
+#line 3537 "gemm.md"
 static void print_text_report(const Report *report, const Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2381,7 +2405,7 @@ static void free_gemm(Gemm *gemm)
     for (size_t h = 0; h < sizeof host / sizeof host[0]; h++)
         free(host[h]);
 }
-#line 3563 "gemm.md"
+#line 3592 "gemm.md"
 static int run_gemm(const Options *options, const Gpu *gpu)
 {
     Gemm gemm;
@@ -2408,7 +2432,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     free_gemm(&gemm);
     return gemm.verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 3599 "gemm.md"
+#line 3628 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -2462,7 +2486,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     return 0;
 }
 /* ==== main ==== */
-#line 3662 "gemm.md"
+#line 3691 "gemm.md"
 static int self_test(void);   /* the appendix */
 
 int main(int argc, char **argv)
@@ -2482,7 +2506,7 @@ int main(int argc, char **argv)
     return options.peak ? run_peak(&options, &gpu) : run_gemm(&options, &gpu);
 }
 /* ==== Past WMMA: Hopper's warpgroup MMA ==== */
-#line 3909 "gemm.md"
+#line 3938 "gemm.md"
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define HOPPER_BUILT 1   /* this compilation is for sm_90a: wgmma and setmaxnreg exist */
 #else
@@ -2507,7 +2531,7 @@ __device__ static inline unsigned long long operand_descriptor(const void *start
            (unsigned long long)(leading >> 4 & 0x3FFF) << 16 |
            (unsigned long long)(stride >> 4 & 0x3FFF) << 32 | 1ull << 62;
 }
-#line 3961 "gemm.md"
+#line 3990 "gemm.md"
 typedef struct {
     int block_m, block_n, block_k;   /* the block tile; block_k is one 128-byte row of K */
     int consumers;                   /* warpgroups that multiply, block_m / consumers rows each */
@@ -2534,7 +2558,7 @@ __host__ __device__ constexpr HopperTile hopper_tile(void)
     tile.shared_bytes = 1024 + tile.stages * (tile.a_bytes + tile.b_bytes) + 2 * tile.stages * 8;
     return tile;
 }
-#line 3993 "gemm.md"
+#line 4022 "gemm.md"
 __device__ static inline unsigned long long slab_descriptor(const unsigned char *slab, bool mn_major, int first,
                                                             int step)
 {
@@ -2545,7 +2569,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
     return operand_descriptor(slab + first * HOPPER_ROW + step * HOPPER_K * (int)sizeof(input_t), 16,
                               8 * HOPPER_ROW);
 }
-#line 4015 "gemm.md"
+#line 4044 "gemm.md"
 #define WGMMA_LOW "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
@@ -2604,7 +2628,7 @@ typedef double wgmma_acc_t;   /* f64: no wgmma */
 #define WGMMA_REGS 1
 #define WGMMA(d, a, b, scale) ((void)(a), (void)(b), (void)(scale))
 #endif
-#line 4083 "gemm.md"
+#line 4112 "gemm.md"
 #if HOPPER_BUILT && HOPPER_TYPE
 #define HOPPER_ASM(text) asm volatile(text ::: "memory")
 #else
@@ -2626,7 +2650,7 @@ __device__ static inline void settle(float &r) { asm volatile("" : "+f"(r)::"mem
 __device__ static inline void settle(unsigned &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(int &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(double &r) { asm volatile("" : "+d"(r)::"memory"); }
-#line 4128 "gemm.md"
+#line 4157 "gemm.md"
 /* Requests the slab k_tile of an operand from row (along M or N) mn0 on, into `slab`. */
 __device__ static inline void copy_operand(void *slab, const CUtensorMap *map, bool mn_major, int mn0, int k_tile,
                                            unsigned long long *full, unsigned short mask)
@@ -2673,7 +2697,7 @@ __device__ static inline void produce(unsigned char *slabs, unsigned long long *
         }
     }
 }
-#line 4181 "gemm.md"
+#line 4210 "gemm.md"
 #define HOPPER_SUBTILES (hopper_tile().block_m / hopper_tile().consumers / 64)   /* wgmmas of 64 rows per K step */
 
 /* One consumer warpgroup's multiplication of a tile: every slab of K into the accumulators d. */
@@ -2709,7 +2733,7 @@ __device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES][WGMMA_RE
         for (int r = 0; r < WGMMA_REGS; r++)
             settle(d[sub][r]);
 }
-#line 4229 "gemm.md"
+#line 4258 "gemm.md"
 typedef struct __align__(2 * sizeof(accum_t)) {
     accum_t value[2];
 } AccumPair;
@@ -2742,7 +2766,7 @@ __device__ static inline void store_hopper(const wgmma_acc_t (&d)[WGMMA_REGS], a
             *destination = result;
         }
 }
-#line 4274 "gemm.md"
+#line 4303 "gemm.md"
 __global__ void __launch_bounds__(hopper_tile().threads, 1)
 d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t beta,
               const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map)
@@ -2781,10 +2805,10 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
     cluster_sync();   /* the other block may still copy into us or arrive on our barriers */
 #endif
 }
-#line 4323 "gemm.md"
+#line 4355 "gemm.md"
 #if !IS_INTEGER
-/* out (cols x rows) = in (rows x cols) transposed, rounded to tf32 for that type pair; rows and cols are
-   multiples of 32. 32 x 8 threads per block, a 32 x 32 tile each. */
+/* out (cols x rows) = in (rows x cols) transposed; rows and cols are multiples of 32. 32 x 8 threads per block,
+   a 32 x 32 tile each. */
 __global__ void d_transpose_wide(const input_t *__restrict__ in, input_t *__restrict__ out, int rows, int cols)
 {
     __shared__ input_t tile[32][33];
@@ -2793,36 +2817,27 @@ __global__ void d_transpose_wide(const input_t *__restrict__ in, input_t *__rest
     for (int r = threadIdx.y; r < 32; r += 8)
         tile[r][threadIdx.x] = in[(row0 + r) * cols + col0 + threadIdx.x];
     __syncthreads();
-    for (int r = threadIdx.y; r < 32; r += 8) {
-        input_t value = tile[threadIdx.x][r];
-        out[(col0 + r) * rows + row0 + threadIdx.x] = PREROUND ? (input_t)tf32_round((float)value) : value;
-    }
+    for (int r = threadIdx.y; r < 32; r += 8)
+        out[(col0 + r) * rows + row0 + threadIdx.x] = tile[threadIdx.x][r];
 }
 #endif
 
-/* An operand as d_gemm_hopper reads it: transposed (rows x cols stored, cols x rows written) and/or rounded. */
-static void prepare_hopper_operand(const input_t *in, input_t *out, int rows, int cols, bool transpose)
+/* An operand made K-major for d_gemm_hopper: stored rows x cols, written cols x rows. */
+static void transpose_for_hopper(const input_t *in, input_t *out, int rows, int cols)
 {
 #if IS_INTEGER
     transpose_on_gpu(in, out, rows, cols);
-    (void)transpose;
 #else
-    if (transpose) {
-        d_transpose_wide<<<(unsigned)((long long)(rows / 32) * (cols / 32)), dim3(32, 8)>>>(in, out, rows, cols);
-        CHECK_LAUNCH();
-    } else {
-#if PREROUND
-        round_on_gpu(in, out, rows, cols);
-#endif
-    }
+    d_transpose_wide<<<(unsigned)((long long)(rows / 32) * (cols / 32)), dim3(32, 8)>>>(in, out, rows, cols);
+    CHECK_LAUNCH();
 #endif
 }
 
 static bool hopper_prepares(int operand)
 {
-    return PREROUND || (operand == 0 ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B);
+    return operand == 0 ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 4372 "gemm.md"
+#line 4395 "gemm.md"
 static Shape hopper_shape(int m, int n, int k)
 {
     HopperTile tile = hopper_tile();
@@ -2848,7 +2863,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, run->b_tiled, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 4406 "gemm.md"
+#line 4429 "gemm.md"
 static TileGeometry hopper_geometry(void)
 {
     HopperTile hopper = hopper_tile();
@@ -2877,7 +2892,7 @@ static void check_hopper(const Gpu *gpu)
     CHECK_CUDA(cudaFuncSetAttribute(d_gemm_hopper, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     hopper_tile().shared_bytes));
 }
-#line 4442 "gemm.md"
+#line 4465 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. */
 static cudaLaunchConfig_t hopper_launch(int clusters, cudaLaunchAttribute *attribute)
 {
@@ -2914,9 +2929,9 @@ static void launch_hopper(const Run *run)
 {
     const Shape *shape = &run->shape;
     if (hopper_prepares(0))
-        prepare_hopper_operand(run->a, run->a_tiled, shape->rows_a_padded, shape->cols_a_padded, HOPPER_TRANSPOSE_A);
+        transpose_for_hopper(run->a, run->a_tiled, shape->rows_a_padded, shape->cols_a_padded);
     if (hopper_prepares(1))
-        prepare_hopper_operand(run->b, run->b_tiled, shape->rows_b_padded, shape->cols_b_padded, HOPPER_TRANSPOSE_B);
+        transpose_for_hopper(run->b, run->b_tiled, shape->rows_b_padded, shape->cols_b_padded);
     cudaLaunchAttribute attribute;
     cudaLaunchConfig_t config = hopper_launch(run->grid_clusters, &attribute);
     Run copy = *run;   /* the kernel's arguments; the launch takes a pointer to each */
@@ -2924,7 +2939,7 @@ static void launch_hopper(const Run *run)
     CHECK_CUDA(cudaLaunchKernelExC(&config, (const void *)d_gemm_hopper, arguments));
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 4623 "gemm.md"
+#line 4644 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
@@ -2975,6 +2990,9 @@ static void test_tf32_round(void)
     expect(tf32_round(1.0f + 0x1p-12f) == 1.0f, "tf32: below half an ulp rounds down");
     expect(tf32_round(1.0f + 0x1p-11f + 0x1p-20f) == 1.0f + 0x1p-10f, "tf32: above half an ulp rounds up");
     expect(isinf(tf32_round(INFINITY)) && isnan(tf32_round(NAN)), "tf32: infinity and NaN pass through");
+    expect(tf32_truncate(1.0f + 0x1p-11f + 0x1p-20f) == 1.0f && tf32_truncate(-1.0f - 0x1p-10f - 0x1p-12f) ==
+               -1.0f - 0x1p-10f, "tf32: truncation drops the 13 low bits toward zero");
+    expect(isinf(tf32_truncate(INFINITY)) && isnan(tf32_truncate(NAN)), "tf32: truncation keeps infinity and NaN");
 }
 
 #define INPUT_FROM_INT(v) INPUT_FROM_FLOAT((float)(v))   /* exact for the small values of these tests */
@@ -3002,7 +3020,7 @@ static void test_reference(void)
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 2; j++)
             c[(size_t)i * shape.n_padded + j] = ACCUM_FROM_INT(1);
-    reference_cpu(a, b, c, shape, 2, 1, result, bound);
+    reference_cpu(a, b, c, shape, 2, 1, false, result, bound);
     for (int e = 0; e < 6; e++)
         all_ok &= result[e] == want[e / 2][e % 2];
     expect(all_ok, "reference: 2 * A B + C matches the hand-computed product (with this build's transpositions)");
@@ -3043,7 +3061,7 @@ static void test_int32_wrap(void)
         b[b_index(kk, 0, shape.cols_b_padded)] = INPUT_FROM_INT(value);
     }
     c[0] = ACCUM_FROM_INT(7);
-    reference_cpu(a, b, c, shape, 3, -5, result, bound);
+    reference_cpu(a, b, c, shape, 3, -5, false, result, bound);
     long long exact = 3LL * k * value * value - 35, low = exact % 4294967296LL;
     if (low >= 2147483648LL)
         low -= 4294967296LL;
