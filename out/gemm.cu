@@ -1695,6 +1695,7 @@ typedef struct {
 } Gpu;
 
 static void check_hopper(const Gpu *gpu);   /* --kernel=hopper: can this GPU and build run it? (the last part) */
+static double hopper_peak(const Options *options, const Gpu *gpu, double *median_ms);   /* the wgmma ceiling */
 
 /* How a step of d_gemm fills its slabs, from the architecture it was compiled for and the tile configuration. */
 static const char *copy_path_name(int ptx_version, int tile, int step)
@@ -1747,7 +1748,7 @@ static void select_gpu(Gpu *gpu, const Options *options)
     if (shared_bytes <= (int)gpu->properties.sharedMemPerBlockOptin)
         CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
 }
-#line 2801 "gemm.md"
+#line 2802 "gemm.md"
 static void *allocate(size_t bytes, const char *what)
 {
     void *memory = malloc(bytes > 0 ? bytes : 1);
@@ -1764,7 +1765,7 @@ static void check_device_memory(double bytes_needed)
         die(EXIT_NO_MEMORY, "this run needs %.2f GiB of device memory; %.2f GiB of %.2f GiB are free",
             bytes_needed / 0x1p30, free_bytes / 0x1p30, total_bytes / 0x1p30);
 }
-#line 2828 "gemm.md"
+#line 2829 "gemm.md"
 typedef struct {
     double median_ms, min_ms;
 } Timing;
@@ -1806,7 +1807,7 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
     free(times);
     return timing;
 }
-#line 2885 "gemm.md"
+#line 2886 "gemm.md"
 typedef struct {
     Shape shape;
     int kernel;
@@ -1829,7 +1830,7 @@ static Shape hopper_shape(int m, int n, int k);
 static TileGeometry hopper_geometry(void);
 static void setup_hopper(Run *run);
 static void launch_hopper(const Run *run);
-#line 2913 "gemm.md"
+#line 2914 "gemm.md"
 /* A tiled operand stored as rows x ld, viewed as panels: (element in panel, row, panel). A box is
    box_panels panels of box_rows rows, each row ld_shared long: the padding past the panel is out of the
    tensor, so the copy engine fills it with zeros and reads nothing for it. */
@@ -1870,7 +1871,7 @@ static void make_tensor_maps(Run *run)
                     TILE_TRANSPOSE_B ? shape->k_padded : shape->n_padded, tile.b.panel, tile.b.ld, tile.b.rows,
                     tile.b.panels, CU_TENSOR_MAP_SWIZZLE_NONE);
 }
-#line 2959 "gemm.md"
+#line 2960 "gemm.md"
 /* d_gemm's operands as it reads them: int8 operands stored the other way transposed, tf32 operands rounded. */
 static void prepare_operands(const Run *run)
 {
@@ -1919,7 +1920,7 @@ static void launch_gemm(const void *context)
     }
     CHECK_LAUNCH();
 }
-#line 3021 "gemm.md"
+#line 3022 "gemm.md"
 typedef struct {
     int available;                  /* cuBLAS has no unsigned int8 GEMM */
     cudaDataType input, output;     /* of A and B, of C */
@@ -1938,7 +1939,7 @@ static const CublasTypes CUBLAS_TYPES[] = {
     {1,           CUDA_R_64F,  CUDA_R_64F, CUBLAS_COMPUTE_64F},             /* F64_IN_OUT */
 };
 #define HAS_CUBLAS (CUBLAS_TYPES[TYPE_PAIR].available)
-#line 3044 "gemm.md"
+#line 3045 "gemm.md"
 typedef struct {
     Run run;
     cublasHandle_t handle;
@@ -1958,7 +1959,7 @@ static void launch_cublas(const void *context)
                                   cublas->run.c, types.output, shape->n_padded, types.compute,
                                   CUBLAS_GEMM_DEFAULT);
 }
-#line 3076 "gemm.md"
+#line 3077 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -1985,7 +1986,7 @@ static void write_npy(const char *prefix, const char *name, const char *descr, c
         die(EXIT_IO_ERROR, "cannot write %s: %s", path, strerror(saved));
     }
 }
-#line 3109 "gemm.md"
+#line 3110 "gemm.md"
 typedef struct {
     const char *input, *accum;   /* NumPy's type strings for A and B, and for C */
     int widen;                   /* 1: NumPy has no such type; A and B are widened, exactly, to float32 */
@@ -2021,7 +2022,7 @@ static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, 
         free(widened);
     }
 }
-#line 3153 "gemm.md"
+#line 3154 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -2116,7 +2117,7 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 3255 "gemm.md"
+#line 3256 "gemm.md"
 typedef struct {
     Shape shape;
     int verify;                                          /* VERIFY_CPU, VERIFY_GPU or VERIFY_OFF */
@@ -2138,7 +2139,7 @@ static double milliseconds_since(double start)
 {
     return (seconds_now() - start) * 1e3;
 }
-#line 3282 "gemm.md"
+#line 3283 "gemm.md"
 static Shape gemm_shape(int m, int n, int k, int tile_index, int kernel)
 {
     if (kernel == KERNEL_HOPPER)
@@ -2168,7 +2169,7 @@ static void plan_memory(Gemm *gemm, const Options *options, const Gpu *gpu)
                         gemm->bytes_c_padded * (gemm->use_cublas ? 2.0 : 1.0) +
                         (gemm->verify == VERIFY_GPU ? (double)gemm->count_c * (sizeof(exact_t) + sizeof(double)) : 0.0));
 }
-#line 3317 "gemm.md"
+#line 3318 "gemm.md"
 static void make_inputs(Gemm *gemm, const Options *options)
 {
     gemm->a = (input_t *)allocate(gemm->count_a * sizeof(input_t), "A");
@@ -2183,7 +2184,7 @@ static void make_inputs(Gemm *gemm, const Options *options)
         write_npy(options->dump_prefix, "C_in", NPY_ACCUM, gemm->c_in, gemm->shape.m, gemm->shape.n, sizeof(accum_t));
     }
 }
-#line 3337 "gemm.md"
+#line 3338 "gemm.md"
 static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2228,7 +2229,7 @@ static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
     CHECK_CUDA(cudaMemcpy(run->c, gemm->c_padded, gemm->bytes_c_padded, cudaMemcpyHostToDevice));
     gemm->h2d_ms = milliseconds_since(start);
 }
-#line 3388 "gemm.md"
+#line 3389 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -2261,7 +2262,7 @@ static void compute_reference(Gemm *gemm)
         reference_gpu(run, (exact_t)run->alpha, (exact_t)run->beta, gemm->expected, gemm->bound);
     gemm->reference_ms = milliseconds_since(start);
 }
-#line 3427 "gemm.md"
+#line 3428 "gemm.md"
 static void run_once_and_check(Gemm *gemm, const Options *options)
 {
     const Shape *shape = &gemm->shape;
@@ -2278,7 +2279,7 @@ static void run_once_and_check(Gemm *gemm, const Options *options)
     if (options->dump_prefix)
         write_npy(options->dump_prefix, "C_out", NPY_ACCUM, gemm->c_out, shape->m, shape->n, sizeof(accum_t));
 }
-#line 3450 "gemm.md"
+#line 3451 "gemm.md"
 static void time_kernels(Gemm *gemm, const Options *options)
 {
     const Shape *shape = &gemm->shape;
@@ -2300,7 +2301,7 @@ static void time_kernels(Gemm *gemm, const Options *options)
     CHECK_CUBLAS(cublasDestroy(cublas.handle));
     CHECK_CUDA(cudaFree(cublas.run.c));
 }
-#line 3477 "gemm.md"
+#line 3478 "gemm.md"
 #define RATE(timing, operations) ((operations) / ((timing).median_ms * 1e-3) / 1e12)
 
 /* The tile and the copy path of the kernel that ran. */
@@ -2354,7 +2355,7 @@ static void report_gemm(Report *report, const Gemm *gemm, const Options *options
     };
     report_fields(report, fields, sizeof fields / sizeof fields[0]);
 }
-#line 3537 "gemm.md"
+#line 3538 "gemm.md"
 static void print_text_report(const Report *report, const Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2405,7 +2406,7 @@ static void free_gemm(Gemm *gemm)
     for (size_t h = 0; h < sizeof host / sizeof host[0]; h++)
         free(host[h]);
 }
-#line 3592 "gemm.md"
+#line 3593 "gemm.md"
 static int run_gemm(const Options *options, const Gpu *gpu)
 {
     Gemm gemm;
@@ -2432,7 +2433,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     free_gemm(&gemm);
     return gemm.verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 3628 "gemm.md"
+#line 3629 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -2465,13 +2466,18 @@ static int run_peak(const Options *options, const Gpu *gpu)
     Timing timing = time_runs(launch_peak, &peak, options->warmup, options->iterations);
     double operations = 2.0 * FRAG_M * FRAG_N * FRAG_K * PEAK_CHAINS * PEAK_ITERATIONS * peak.blocks * PEAK_WARPS;
     double rate = operations / (timing.median_ms * 1e-3) / 1e12;
+    double hopper_ms = 0.0, hopper_rate = hopper_peak(options, gpu, &hopper_ms);   /* 0: no wgmma here */
     if (options->format == FORMAT_TEXT) {
         printf("%s, WMMA %s on %s: mma_sync from registers runs at %.1f %s (median of %d runs, %.3f ms)\n",
                TYPE_NAME, SHAPE_NAME, gpu->properties.name, rate, RATE_UNIT, options->iterations, timing.median_ms);
+        if (hopper_rate > 0)
+            printf("%s on %s: wgmma from shared memory runs at %.1f %s (median of %d runs, %.3f ms)\n", TYPE_NAME,
+                   gpu->properties.name, hopper_rate, RATE_UNIT, options->iterations, hopper_ms);
     } else {
         const Field fields[] = {
             TEXT("mode", "peak"),     TEXT("type", TYPE_NAME),   TEXT("mnk", SHAPE_NAME),
             REAL("median_ms", "%.6f", timing.median_ms),         REAL("rate", "%.3f", rate),
+            REAL("hopper_rate", "%.3f", hopper_rate > 0 ? hopper_rate : NAN),
             TEXT("unit", RATE_UNIT),  TEXT("gpu", gpu->properties.name),
             INTEGER("cc", gpu->cc),   INTEGER("sms", gpu->properties.multiProcessorCount),
         };
@@ -2486,7 +2492,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     return 0;
 }
 /* ==== main ==== */
-#line 3691 "gemm.md"
+#line 3697 "gemm.md"
 static int self_test(void);   /* the appendix */
 
 int main(int argc, char **argv)
@@ -2506,7 +2512,7 @@ int main(int argc, char **argv)
     return options.peak ? run_peak(&options, &gpu) : run_gemm(&options, &gpu);
 }
 /* ==== Past WMMA: Hopper's warpgroup MMA ==== */
-#line 3938 "gemm.md"
+#line 3944 "gemm.md"
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define HOPPER_BUILT 1   /* this compilation is for sm_90a: wgmma and setmaxnreg exist */
 #else
@@ -2531,7 +2537,7 @@ __device__ static inline unsigned long long operand_descriptor(const void *start
            (unsigned long long)(leading >> 4 & 0x3FFF) << 16 |
            (unsigned long long)(stride >> 4 & 0x3FFF) << 32 | 1ull << 62;
 }
-#line 3990 "gemm.md"
+#line 3996 "gemm.md"
 typedef struct {
     int block_m, block_n, block_k;   /* the block tile; block_k is one 128-byte row of K */
     int consumers;                   /* warpgroups that multiply, block_m / consumers rows each */
@@ -2558,7 +2564,7 @@ __host__ __device__ constexpr HopperTile hopper_tile(void)
     tile.shared_bytes = 1024 + tile.stages * (tile.a_bytes + tile.b_bytes) + 2 * tile.stages * 8;
     return tile;
 }
-#line 4022 "gemm.md"
+#line 4028 "gemm.md"
 __device__ static inline unsigned long long slab_descriptor(const unsigned char *slab, bool mn_major, int first,
                                                             int step)
 {
@@ -2569,7 +2575,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
     return operand_descriptor(slab + first * HOPPER_ROW + step * HOPPER_K * (int)sizeof(input_t), 16,
                               8 * HOPPER_ROW);
 }
-#line 4044 "gemm.md"
+#line 4050 "gemm.md"
 #define WGMMA_LOW "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
@@ -2628,7 +2634,7 @@ typedef double wgmma_acc_t;   /* f64: no wgmma */
 #define WGMMA_REGS 1
 #define WGMMA(d, a, b, scale) ((void)(a), (void)(b), (void)(scale))
 #endif
-#line 4112 "gemm.md"
+#line 4118 "gemm.md"
 #if HOPPER_BUILT && HOPPER_TYPE
 #define HOPPER_ASM(text) asm volatile(text ::: "memory")
 #else
@@ -2650,7 +2656,7 @@ __device__ static inline void settle(float &r) { asm volatile("" : "+f"(r)::"mem
 __device__ static inline void settle(unsigned &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(int &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(double &r) { asm volatile("" : "+d"(r)::"memory"); }
-#line 4157 "gemm.md"
+#line 4163 "gemm.md"
 /* Requests the slab k_tile of an operand from row (along M or N) mn0 on, into `slab`. */
 __device__ static inline void copy_operand(void *slab, const CUtensorMap *map, bool mn_major, int mn0, int k_tile,
                                            unsigned long long *full, unsigned short mask)
@@ -2697,7 +2703,7 @@ __device__ static inline void produce(unsigned char *slabs, unsigned long long *
         }
     }
 }
-#line 4210 "gemm.md"
+#line 4216 "gemm.md"
 #define HOPPER_SUBTILES (hopper_tile().block_m / hopper_tile().consumers / 64)   /* wgmmas of 64 rows per K step */
 
 /* One consumer warpgroup's multiplication of a tile: every slab of K into the accumulators d. */
@@ -2733,7 +2739,7 @@ __device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES][WGMMA_RE
         for (int r = 0; r < WGMMA_REGS; r++)
             settle(d[sub][r]);
 }
-#line 4258 "gemm.md"
+#line 4264 "gemm.md"
 typedef struct __align__(2 * sizeof(accum_t)) {
     accum_t value[2];
 } AccumPair;
@@ -2766,7 +2772,7 @@ __device__ static inline void store_hopper(const wgmma_acc_t (&d)[WGMMA_REGS], a
             *destination = result;
         }
 }
-#line 4303 "gemm.md"
+#line 4309 "gemm.md"
 __global__ void __launch_bounds__(hopper_tile().threads, 1)
 d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t beta,
               const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map)
@@ -2805,7 +2811,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
     cluster_sync();   /* the other block may still copy into us or arrive on our barriers */
 #endif
 }
-#line 4355 "gemm.md"
+#line 4361 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed; rows and cols are multiples of 32. 32 x 8 threads per block,
    a 32 x 32 tile each. */
@@ -2837,7 +2843,7 @@ static bool hopper_prepares(int operand)
 {
     return operand == 0 ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 4395 "gemm.md"
+#line 4401 "gemm.md"
 static Shape hopper_shape(int m, int n, int k)
 {
     HopperTile tile = hopper_tile();
@@ -2863,7 +2869,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, run->b_tiled, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 4429 "gemm.md"
+#line 4435 "gemm.md"
 static TileGeometry hopper_geometry(void)
 {
     HopperTile hopper = hopper_tile();
@@ -2892,7 +2898,7 @@ static void check_hopper(const Gpu *gpu)
     CHECK_CUDA(cudaFuncSetAttribute(d_gemm_hopper, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     hopper_tile().shared_bytes));
 }
-#line 4465 "gemm.md"
+#line 4471 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. */
 static cudaLaunchConfig_t hopper_launch(int clusters, cudaLaunchAttribute *attribute)
 {
@@ -2938,8 +2944,81 @@ static void launch_hopper(const Run *run)
     void *arguments[] = {&copy.c, &copy.shape, &copy.alpha, &copy.beta, &copy.a_map, &copy.b_map};
     CHECK_CUDA(cudaLaunchKernelExC(&config, (const void *)d_gemm_hopper, arguments));
 }
+#line 4537 "gemm.md"
+#define HOPPER_PEAK_WARPGROUPS 3
+#define HOPPER_PEAK_ITERATIONS 8192
+#define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
+
+__global__ void __launch_bounds__(HOPPER_PEAK_WARPGROUPS * 128, 1)
+d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
+{
+#if HOPPER_BUILT && HOPPER_TYPE
+    extern __shared__ __align__(1024) unsigned char shared_raw[];
+    unsigned char *slabs = shared_raw + (-shared_address(shared_raw) & 1023);
+    for (int i = threadIdx.x; i < HOPPER_PEAK_BYTES / 16; i += blockDim.x)
+        ((uint4 *)slabs)[i] = operands[i];
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");   /* for the tensor cores' reads */
+    __syncthreads();
+    wgmma_acc_t d[WGMMA_REGS];
+    for (int iteration = 0; iteration < iterations; iteration++) {
+        wgmma_fence();
+#pragma unroll
+        for (int step = 0; step < hopper_tile().block_k / HOPPER_K; step++)
+            WGMMA(d, slab_descriptor(slabs, false, threadIdx.x / 128 % 2 * 64, step),
+                  slab_descriptor(slabs + 128 * HOPPER_ROW, false, 0, step), iteration > 0 || step > 0);
+        wgmma_commit();
+        wgmma_wait<1>();
+    }
+    wgmma_wait<0>();
+    wgmma_acc_t sum = 0;
+#pragma unroll
+    for (int r = 0; r < WGMMA_REGS; r++) {
+        settle(d[r]);
+        sum += d[r];
+    }
+    sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
+#endif
+}
+#line 4577 "gemm.md"
+typedef struct {
+    uint4 *operands;
+    wgmma_acc_t *sums;
+    int blocks;
+} HopperPeak;
+
+static void launch_hopper_peak(const void *context)
+{
+    const HopperPeak *peak = (const HopperPeak *)context;
+    d_peak_hopper<<<peak->blocks, HOPPER_PEAK_WARPGROUPS * 128, HOPPER_PEAK_BYTES + 1024>>>(
+        peak->operands, peak->sums, HOPPER_PEAK_ITERATIONS);
+    CHECK_LAUNCH();
+}
+
+static double hopper_peak(const Options *options, const Gpu *gpu, double *median_ms)
+{
+    int built = 0;
+    CHECK_CUDA(cudaMemcpyFromSymbol(&built, hopper_built, sizeof built));
+    if (!HOPPER_TYPE || gpu->cc != 90 || !built)
+        return 0.0;
+    HopperPeak peak = {NULL, NULL, gpu->properties.multiProcessorCount};
+    CHECK_CUDA(cudaFuncSetAttribute(d_peak_hopper, cudaFuncAttributeMaxDynamicSharedMemorySize, HOPPER_PEAK_BYTES + 1024));
+    size_t count = HOPPER_PEAK_BYTES / sizeof(input_t);
+    input_t *host = (input_t *)allocate(HOPPER_PEAK_BYTES, "the wgmma peak operands");
+    fill_input(host, count, options->seed, 6);
+    CHECK_CUDA(cudaMalloc(&peak.operands, HOPPER_PEAK_BYTES));
+    CHECK_CUDA(cudaMalloc(&peak.sums, (size_t)peak.blocks * HOPPER_PEAK_WARPGROUPS * 128 * sizeof(wgmma_acc_t)));
+    CHECK_CUDA(cudaMemcpy(peak.operands, host, HOPPER_PEAK_BYTES, cudaMemcpyHostToDevice));
+    Timing timing = time_runs(launch_hopper_peak, &peak, options->warmup, options->iterations);
+    CHECK_CUDA(cudaFree(peak.operands));
+    CHECK_CUDA(cudaFree(peak.sums));
+    free(host);
+    *median_ms = timing.median_ms;
+    double operations = 2.0 * 64 * hopper_tile().block_n * hopper_tile().block_k * HOPPER_PEAK_ITERATIONS *
+                        HOPPER_PEAK_WARPGROUPS * peak.blocks;
+    return operations / (timing.median_ms * 1e-3) / 1e12;
+}
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 4644 "gemm.md"
+#line 4749 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)

@@ -12,8 +12,8 @@ two marker lines:
 What is checked
 ---------------
 * PageTable: the lines between the markers are the script's output for the CSV the marker names.
-* Synthetic: a made-up CSV gives the expected rows (one decimal, "—" where cuBLAS has no rate, the
-  percentage of the hopper run's own cuBLAS), and a row that failed verification makes --hopper-table
+* Synthetic: a made-up CSV gives the expected rows (one decimal, "—" where cuBLAS or the wgmma ceiling
+  has no rate, the percentage of the hopper run's own cuBLAS and of the type pair's hopper-peak row), and a row that failed verification makes --hopper-table
   exit non-zero naming it.
 """
 
@@ -72,14 +72,15 @@ class Synthetic(unittest.TestCase):
             ("F16_IN_F32_OUT", "16x16x16", "0", "8192", "hopper", "735.345", "pass", "101.0",
              "cuBLAS 727.783 in this run", ""),
             ("F16_IN_F32_OUT", "16x16x16", "0", "8192", "fast", "300.0", "pass", "", "", "99K"),   # a tier: not it
+            ("F16_IN_F32_OUT", "16x16x16", "", "", "hopper-peak", "817.0", "ok", "", "", ""),
             ("U8_IN_I32_OUT", "16x16x16", "1", "4096", "hopper", "1261.9", "pass", "", "", ""),
             ("F16_IN_F32_OUT", "16x16x16", "0", "2048", "hopper", "487.6", "pass", "100.8", "", ""),  # other size
         ])
         result = table(path)
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertEqual(result.stdout.strip().split("\n")[2:], [
-            "| F16_IN_F32_OUT | as stored | 8192³ | 456.6 | 727.8 | 735.3 | 101.0% |",
-            "| U8_IN_I32_OUT | transposed | 4096³ | — | — | 1261.9 | — |",
+            "| F16_IN_F32_OUT | as stored | 8192³ | 456.6 | 727.8 | 735.3 | 101.0% | 90% of 817 |",
+            "| U8_IN_I32_OUT | transposed | 4096³ | — | — | 1261.9 | — | — |",
         ])
 
     def test_failed_row_stops_the_table(self):

@@ -104,8 +104,9 @@ def hopper_table(path):
     with open(path, newline="") as handle:
         rows = [r for r in csv.DictReader(handle) if not r.get("variant")]
     lookup = {(r["type"], r["transpose_b"], r["m"], r["kernel"]): r for r in rows}
-    lines = ["| type pair | B | size | `d_gemm` | cuBLAS | `d_gemm_hopper` | of cuBLAS |",
-             "|---|---|---:|---:|---:|---:|---:|"]
+    ceilings = {r["type"]: r for r in rows if r["kernel"] == "hopper-peak"}
+    lines = ["| type pair | B | size | `d_gemm` | cuBLAS | `d_gemm_hopper` | of cuBLAS | of the wgmma ceiling |",
+             "|---|---|---:|---:|---:|---:|---:|---:|"]
     for type_pair in TYPE_PAIRS:
         for tb in ("0", "1"):
             for size in HOPPER_TABLE_SIZES:
@@ -121,10 +122,12 @@ def hopper_table(path):
                 def rate(text):
                     value = to_float(text)
                     return "%.1f" % value if value is not None else "—"
-                lines.append("| %s | %s | %d³ | %s | %s | %s | %s |" % (
+                ceiling = to_float((ceilings.get(type_pair) or {}).get("rate"))
+                lines.append("| %s | %s | %d³ | %s | %s | %s | %s | %s |" % (
                     type_pair, B_LAYOUT[tb], size, rate((fast or {}).get("rate")),
                     rate(cublas.group(1)) if cublas else "—", rate(hopper["rate"]),
-                    hopper["pct_of_cublas"] + "%" if hopper.get("pct_of_cublas") else "—"))
+                    hopper["pct_of_cublas"] + "%" if hopper.get("pct_of_cublas") else "—",
+                    "%.0f%% of %.0f" % (100.0 * to_float(hopper["rate"]) / ceiling, ceiling) if ceiling else "—"))
     return lines
 
 
@@ -317,6 +320,10 @@ class Bench:
             row["note"] = "exit %s: %s" % (rc, first_line(stderr))
             self.problem("%s %s --peak: %s" % (config[0], config[1], row["note"]))
         self.add_row(row)
+        if to_float(kv.get("hopper_rate")):   # a 9.0 GPU and an sm_90a build: the wgmma ceiling too
+            hopper = dict(row, kernel="hopper-peak", rate=kv["hopper_rate"], pct_of_peak="",
+                          note="d_peak_hopper, in the same --peak run")
+            self.add_row(hopper)
 
     def verify_mode(self, config, kernel, size):
         if size <= 2048:
@@ -381,10 +388,13 @@ class Bench:
     # ------------------------------------------------------------ derived columns, output
     def derive(self):
         peaks = {}
+        hopper_peaks = {}
         cublas = {}
         for row in self.rows:
             if row["kernel"] == "peak" and to_float(row["rate"]):
                 peaks[(row["type"], row["mnk"])] = to_float(row["rate"])
+            if row["kernel"] == "hopper-peak" and to_float(row["rate"]):
+                hopper_peaks[(row["type"], row["mnk"])] = to_float(row["rate"])
             if row["kernel"] == "cublas" and to_float(row["rate"]):
                 cublas[(row["type"], row["mnk"], str(row["transpose_b"]), str(row["m"]))] = to_float(row["rate"])
         for row in self.rows:
@@ -392,19 +402,23 @@ class Bench:
                 if not row.get(key) and key not in ("clock_sm_mhz",):
                     row[key] = value
             rate = to_float(row["rate"])
-            if rate is None or row["kernel"] == "peak" or row["kernel"] == "hopper":
-                continue   # hopper: its own run's cuBLAS; the WMMA ceiling does not bound it
+            if rate is None or row["kernel"] in ("peak", "hopper-peak"):
+                continue
+            if row["kernel"] == "hopper":   # its own run's cuBLAS; the wgmma ceiling bounds it
+                ceiling = hopper_peaks.get((row["type"], row["mnk"]))
+                row["pct_of_peak"] = "%.1f" % (100.0 * rate / ceiling) if ceiling else ""
+                continue
             peak = peaks.get((row["type"], row["mnk"]))
             row["pct_of_peak"] = "%.1f" % (100.0 * rate / peak) if peak else ""
             reference = cublas.get((row["type"], row["mnk"], str(row["transpose_b"]), str(row["m"])))
             row["pct_of_cublas"] = "%.1f" % (100.0 * rate / reference) if reference else ""
 
     def sorted_rows(self):
-        kernel_order = {"peak": 0, "fast": 1, "cublas": 2, "naive": 3, "hopper": 4}
+        kernel_order = {"peak": 0, "hopper-peak": 0, "fast": 1, "cublas": 2, "naive": 3, "hopper": 4}
 
         def key(row):
             return (TYPE_PAIRS.index(row["type"]) if row["type"] in TYPE_PAIRS else 99, row["mnk"],
-                    0 if row["kernel"] == "peak" else 1, str(row["transpose_b"]), int(row["m"] or 0),
+                    0 if row["kernel"] in ("peak", "hopper-peak") else 1, str(row["transpose_b"]), int(row["m"] or 0),
                     kernel_order.get(row["kernel"], 9))
         return sorted(self.rows, key=key)
 
