@@ -2656,7 +2656,7 @@ __device__ static inline void settle(float &r) { asm volatile("" : "+f"(r)::"mem
 __device__ static inline void settle(unsigned &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(int &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(double &r) { asm volatile("" : "+d"(r)::"memory"); }
-#line 4163 "gemm.md"
+#line 4165 "gemm.md"
 /* Requests the slab k_tile of an operand from row (along M or N) mn0 on, into `slab`. */
 __device__ static inline void copy_operand(void *slab, const CUtensorMap *map, bool mn_major, int mn0, int k_tile,
                                            unsigned long long *full, unsigned short mask)
@@ -2703,7 +2703,7 @@ __device__ static inline void produce(unsigned char *slabs, unsigned long long *
         }
     }
 }
-#line 4216 "gemm.md"
+#line 4218 "gemm.md"
 #define HOPPER_SUBTILES (hopper_tile().block_m / hopper_tile().consumers / 64)   /* wgmmas of 64 rows per K step */
 
 /* One consumer warpgroup's multiplication of a tile: every slab of K into the accumulators d. */
@@ -2739,7 +2739,7 @@ __device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES][WGMMA_RE
         for (int r = 0; r < WGMMA_REGS; r++)
             settle(d[sub][r]);
 }
-#line 4264 "gemm.md"
+#line 4266 "gemm.md"
 typedef struct __align__(2 * sizeof(accum_t)) {
     accum_t value[2];
 } AccumPair;
@@ -2772,7 +2772,7 @@ __device__ static inline void store_hopper(const wgmma_acc_t (&d)[WGMMA_REGS], a
             *destination = result;
         }
 }
-#line 4309 "gemm.md"
+#line 4311 "gemm.md"
 __global__ void __launch_bounds__(hopper_tile().threads, 1)
 d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t beta,
               const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map)
@@ -2811,7 +2811,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
     cluster_sync();   /* the other block may still copy into us or arrive on our barriers */
 #endif
 }
-#line 4361 "gemm.md"
+#line 4363 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed; rows and cols are multiples of 32. 32 x 8 threads per block,
    a 32 x 32 tile each. */
@@ -2843,7 +2843,7 @@ static bool hopper_prepares(int operand)
 {
     return operand == 0 ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 4401 "gemm.md"
+#line 4403 "gemm.md"
 static Shape hopper_shape(int m, int n, int k)
 {
     HopperTile tile = hopper_tile();
@@ -2869,7 +2869,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, run->b_tiled, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 4435 "gemm.md"
+#line 4437 "gemm.md"
 static TileGeometry hopper_geometry(void)
 {
     HopperTile hopper = hopper_tile();
@@ -2898,7 +2898,7 @@ static void check_hopper(const Gpu *gpu)
     CHECK_CUDA(cudaFuncSetAttribute(d_gemm_hopper, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     hopper_tile().shared_bytes));
 }
-#line 4471 "gemm.md"
+#line 4473 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. */
 static cudaLaunchConfig_t hopper_launch(int clusters, cudaLaunchAttribute *attribute)
 {
@@ -2944,7 +2944,7 @@ static void launch_hopper(const Run *run)
     void *arguments[] = {&copy.c, &copy.shape, &copy.alpha, &copy.beta, &copy.a_map, &copy.b_map};
     CHECK_CUDA(cudaLaunchKernelExC(&config, (const void *)d_gemm_hopper, arguments));
 }
-#line 4537 "gemm.md"
+#line 4539 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -2979,7 +2979,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 4577 "gemm.md"
+#line 4579 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -3018,7 +3018,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 4749 "gemm.md"
+#line 4751 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)

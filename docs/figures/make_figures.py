@@ -16,6 +16,8 @@ Figures (file: what it shows):
                    (multicast) and its own slab of B, rows padded by the copy engine
     swizzle.svg    one 1 KiB atom of d_gemm_hopper's slabs, plain and with the 128-byte swizzle
                    (piece p of row r at position p XOR r)
+    warpgroups.svg d_gemm_hopper's block: the producer warpgroup, four stages with their full and
+                   empty barriers, two consumer warpgroups
 
 The page embeds them as images, so they cannot inherit the page's colours:
 each SVG has a transparent background, mid-tone translucent fills that read
@@ -646,6 +648,65 @@ def swizzle():
     return svg
 
 
+# ---------------------------------------------------------------------------
+# (vii) d_gemm_hopper's warpgroups and stages
+
+def warpgroups():
+    svg = Svg(1010, 470,
+              "One block of d_gemm_hopper: a producer warpgroup, four stages, two consumer warpgroups",
+              "One thread of the producer warpgroup asks the copy engine for each slab: 128 rows of A and "
+              "this block's half of the 256 rows of B, whose other half the other block of the cluster "
+              "sends. When a stage's bytes have landed, its full barrier completes and both consumer "
+              "warpgroups issue wgmma on it, each for its 64 rows of the 128 x 256 tile, with the "
+              "accumulators in registers. When the consumers of both blocks are done with a stage, its "
+              "empty barrier completes and the producer refills it.")
+    # producer
+    px, py, pw, ph = 30, 120, 200, 150
+    svg.rect(px, py, pw, ph, rx=10, fill=ORANGE, fill_opacity=0.08, stroke=ORANGE, stroke_width=1.6)
+    svg.text(px + pw / 2, py + 26, "producer warpgroup", class_="bold", text_anchor="middle")
+    svg.text(px + pw / 2, py + 50, ["4 warps, 40 registers", "each (setmaxnreg)"], class_="small muted",
+             text_anchor="middle")
+    box(svg, px + 20, py + 92, pw - 40, 36, ORANGE, 0.55, 1.2)
+    svg.text(px + pw / 2, py + 115, "one thread: requests", class_="small", text_anchor="middle")
+    # stages
+    sx, sy, sw, sh, gap = 330, 70, 70, 250, 14
+    svg.text(sx + 2 * (sw + gap) - gap / 2, 40, "shared memory: 4 stages, swizzled", class_="bold",
+             text_anchor="middle")
+    for stage in range(4):
+        x = sx + stage * (sw + gap)
+        box(svg, x, sy, sw, sh / 3, ORANGE, 0.25, 1.2)
+        box(svg, x, sy + sh / 3, sw, 2 * sh / 3, GREEN, 0.25, 1.2)
+        svg.line(x, sy + 2 * sh / 3, x + sw, sy + 2 * sh / 3, class_="faint", stroke_width=1,
+                 stroke_dasharray="4 3")
+        svg.text(x + sw / 2, sy + sh / 6 + 5, "A", class_="small", text_anchor="middle")
+        svg.text(x + sw / 2, sy + sh / 2 + 5, "B", class_="small", text_anchor="middle")
+        svg.text(x + sw / 2, sy + 5 * sh / 6 + 5, "B", class_="small muted", text_anchor="middle")
+        svg.text(x + sw / 2, sy + sh + 20, "full[%d]" % stage, class_="tiny mono", text_anchor="middle")
+        svg.text(x + sw / 2, sy + sh + 36, "empty[%d]" % stage, class_="tiny mono", text_anchor="middle")
+    svg.text(sx + 2 * (sw + gap) - gap / 2, sy + sh + 58, "dashed: the half of B that the other block of the cluster sends (multicast)",
+             class_="tiny muted", text_anchor="middle")
+    # consumers
+    cx, cw, ch = 760, 225, 120
+    for number, cy in enumerate((70, 200)):
+        svg.rect(cx, cy, cw, ch, rx=10, fill=BLUE, fill_opacity=0.08, stroke=BLUE, stroke_width=1.6)
+        svg.text(cx + cw / 2, cy + 26, "consumer warpgroup %d" % number, class_="bold", text_anchor="middle")
+        svg.text(cx + cw / 2, cy + 52, ["rows %d–%d of the tile" % (64 * number, 64 * number + 63),
+                                        "128 accumulators per thread", "wgmma, 4 per stage"],
+                 class_="small muted", text_anchor="middle")
+        svg.arrow(sx + 4 * (sw + gap) - gap + 4, cy + ch / 2, cx - 6, cy + ch / 2, width=1.8)
+    # arrows: request and release
+    svg.arrow(px + pw + 4, py + 110, sx - 8, py + 110, width=1.8)
+    svg.text((px + pw + sx) / 2, py + 100, "copy engine", class_="tiny muted", text_anchor="middle")
+    svg.arrow(cx + cw / 2, 330, cx + cw / 2, 404, width=1.4, dash="5 4")
+    svg.line(cx + cw / 2, 404, px + pw / 2, 404, class_="line", stroke_width=1.4, stroke_dasharray="5 4")
+    svg.arrow(px + pw / 2, 404, px + pw / 2, py + ph + 6, width=1.4, dash="5 4")
+    svg.text(505, 430, "empty[s]: both consumers of both blocks are done, the producer may refill stage s",
+             class_="small", text_anchor="middle")
+    svg.text(505, 452, "full[s]: all the stage's bytes have landed, the consumers may issue wgmma on it",
+             class_="small", text_anchor="middle")
+    return svg
+
+
 FIGURES = {
     "tiling.svg": tiling,
     "padding.svg": padding,
@@ -653,6 +714,7 @@ FIGURES = {
     "pipeline.svg": pipeline,
     "cluster.svg": cluster,
     "swizzle.svg": swizzle,
+    "warpgroups.svg": warpgroups,
 }
 
 
