@@ -1,6 +1,6 @@
 // out/gemm.cu: generated from gemm.md by tangle.py. Edit gemm.md, not this file.
 /* ==== Reading and running this document ==== */
-#line 89 "gemm.md"
+#line 87 "gemm.md"
 /*
  * gemm.cu: C = alpha * op(A) * op(B) + beta * C on NVIDIA tensor cores through the WMMA API, verified.
  * Tangled from gemm.md, which explains every part; edit gemm.md and run make, not this file.
@@ -38,7 +38,7 @@
  *   Appendix: testing the host code   --self-test
  */
 /* ==== Configuration ==== */
-#line 230 "gemm.md"
+#line 228 "gemm.md"
 #ifndef CONFIG_ON_COMMAND_LINE
 #define F16_IN_F32_OUT
 #define MNK_16x16x16
@@ -53,7 +53,7 @@
 #ifndef WITH_STEPS
 #define WITH_STEPS 0    /* 1: also build steps 1 to 6 of d_gemm (--kernel=stepN) */
 #endif
-#line 253 "gemm.md"
+#line 251 "gemm.md"
 #if defined(F16_IN_F32_OUT) + defined(F16_IN_OUT) + defined(U8_IN_I32_OUT) + \
     defined(I8_IN_I32_OUT) + defined(BF16_IN_F32_OUT) + defined(TF32_IN_F32_OUT) + \
     defined(F64_IN_OUT) == 0
@@ -100,7 +100,7 @@
 #error "TRANSPOSE_B must be 0 or 1"
 #endif
 /* ==== Headers and errors ==== */
-#line 306 "gemm.md"
+#line 304 "gemm.md"
 #include <errno.h>
 #include <float.h>
 #include <getopt.h>
@@ -123,7 +123,7 @@
 #include <mma.h>
 
 namespace wmma = nvcuda::wmma;
-#line 345 "gemm.md"
+#line 343 "gemm.md"
 #define EXIT_VERIFY_FAILED 1
 #define EXIT_USAGE 2
 #define EXIT_NO_GPU 3
@@ -141,7 +141,7 @@ static void die(int status, const char *format, ...)
     va_end(args);
     exit(status);
 }
-#line 371 "gemm.md"
+#line 369 "gemm.md"
 static void cuda_failed(const char *call, cudaError_t status,
                         const char *file, int line)
 {
@@ -166,7 +166,7 @@ static void cuda_failed(const char *call, cudaError_t status,
                 #call, cublasGetStatusString(check_status_));                \
     } while (0)
 /* ==== What each type pair means in C ==== */
-#line 423 "gemm.md"
+#line 421 "gemm.md"
 /* TYPE_PAIR, the row of every per-type table (macros, so that #if can compare them too) */
 #define PAIR_F16_IN_F32_OUT 0
 #define PAIR_F16_IN_OUT 1
@@ -188,7 +188,7 @@ typedef double exact_t;
 #define INPUT_FROM_FLOAT(x) __float2half_rn(x)
 #define ACCUM_TO_DOUBLE(x) ((double)(x))
 #define ACCUM_FROM_FLOAT(x) ((float)(x))
-#line 450 "gemm.md"
+#line 448 "gemm.md"
 #elif defined(F16_IN_OUT)
 #define TYPE_PAIR PAIR_F16_IN_OUT
 #define TYPE_NAME "F16_IN_OUT"
@@ -263,13 +263,13 @@ typedef double input_t, frag_t, accum_t, scalar_t, exact_t;
 #define ACCUM_TO_DOUBLE(x) ((double)(x))
 #define ACCUM_FROM_FLOAT(x) ((double)(x))
 #endif
-#line 532 "gemm.md"
+#line 530 "gemm.md"
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < MIN_CC * 10
 #error "this type pair needs a newer GPU than one this build is for: bf16, tf32 and f64 need sm_80 (drop 75 from ARCH)"
 #endif
 
 #define RATE_UNIT (IS_INTEGER ? "TOP/s" : "TFLOP/s")
-#line 544 "gemm.md"
+#line 542 "gemm.md"
 #if defined(MNK_16x16x16)
 #define FRAG_M 16
 #define FRAG_N 16
@@ -301,7 +301,7 @@ typedef double input_t, frag_t, accum_t, scalar_t, exact_t;
 #define SHAPE_NAME "8x8x4"
 #define PTX_SHAPE "m8n8k4"
 #endif
-#line 588 "gemm.md"
+#line 586 "gemm.md"
 __host__ __device__ static inline float tf32_round(float value)
 {
     uint32_t bits;
@@ -313,7 +313,7 @@ __host__ __device__ static inline float tf32_round(float value)
     memcpy(&value, &bits, sizeof value);
     return value;
 }
-#line 605 "gemm.md"
+#line 603 "gemm.md"
 __host__ __device__ static inline float tf32_truncate(float value)
 {
     uint32_t bits;
@@ -324,13 +324,13 @@ __host__ __device__ static inline float tf32_truncate(float value)
     return value;
 }
 /* ==== Matrices in memory ==== */
-#line 643 "gemm.md"
+#line 641 "gemm.md"
 template <int TRANSPOSED> struct Layout { typedef wmma::row_major type; };
 template <> struct Layout<1> { typedef wmma::col_major type; };
 
 typedef Layout<TRANSPOSE_A>::type layout_a;   /* 1: stored K x M, rows of length M */
 typedef Layout<TRANSPOSE_B>::type layout_b;   /* 1: stored N x K, rows of length K */
-#line 675 "gemm.md"
+#line 673 "gemm.md"
 #define ROUND_UP(value, multiple) ((((value) + (multiple) - 1) / (multiple)) * (multiple))
 
 static void pad_matrix(void *padded, const void *source, size_t rows, size_t cols,
@@ -356,7 +356,7 @@ static void extract_matrix(void *destination, const void *padded, size_t rows,
                (const char *)padded + row * cols_padded * element_size,
                cols * element_size);
 }
-#line 708 "gemm.md"
+#line 706 "gemm.md"
 typedef struct {
     int m, n, k;                          /* the problem as asked */
     int m_padded, n_padded, k_padded;     /* rounded up to the block tile */
@@ -384,7 +384,7 @@ static Shape make_shape(int m, int n, int k, int multiple_m, int multiple_n,
     shape.cols_b_padded = TRANSPOSE_B ? shape.k_padded : shape.n_padded;
     return shape;
 }
-#line 743 "gemm.md"
+#line 741 "gemm.md"
 __host__ __device__ constexpr size_t element_index(bool transposed, int row, int col, int ld)
 {
     return transposed ? (size_t)col * ld + row : (size_t)row * ld + col;
@@ -400,16 +400,16 @@ __host__ __device__ constexpr size_t b_index(int kk, int j, int ld)
     return element_index(TRANSPOSE_B, kk, j, ld);
 }
 /* ==== The naive kernel: one warp per output tile ==== */
-#line 770 "gemm.md"
+#line 768 "gemm.md"
 typedef wmma::fragment<wmma::matrix_a, FRAG_M, FRAG_N, FRAG_K, frag_t, layout_a> fragment_a;
 typedef wmma::fragment<wmma::matrix_b, FRAG_M, FRAG_N, FRAG_K, frag_t, layout_b> fragment_b;
 typedef wmma::fragment<wmma::accumulator, FRAG_M, FRAG_N, FRAG_K, accum_t> fragment_c;
-#line 783 "gemm.md"
+#line 781 "gemm.md"
 #define FRAG_ROW_A (TRANSPOSE_A ? FRAG_M : FRAG_K)
 #define FRAG_ROWS_A (TRANSPOSE_A ? FRAG_K : FRAG_M)
 #define FRAG_ROW_B (TRANSPOSE_B ? FRAG_K : FRAG_N)
 #define FRAG_ROWS_B (TRANSPOSE_B ? FRAG_N : FRAG_K)
-#line 799 "gemm.md"
+#line 797 "gemm.md"
 /* Smallest leading dimension (in elements) that holds `cols` and is a multiple of 32 bytes. */
 #define ALIGNED_LD(cols, type) ROUND_UP((cols), 32 / sizeof(type))
 
@@ -428,7 +428,7 @@ __device__ static inline void load_fragment(Fragment &fragment, const input_t *s
         __syncwarp();   /* every lane has its copy before the buffer is reused */
     }
 }
-#line 824 "gemm.md"
+#line 822 "gemm.md"
 template <typename Fragment>
 __device__ static inline void round_fragment(Fragment &fragment)
 {
@@ -439,7 +439,7 @@ __device__ static inline void round_fragment(Fragment &fragment)
     (void)fragment;
 #endif
 }
-#line 857 "gemm.md"
+#line 855 "gemm.md"
 #define ACCUM_ZERO ACCUM_FROM_FLOAT(0.0f)
 
 __device__ static inline float scale_accumulator(float alpha, float acc, float beta, float old)
@@ -461,7 +461,7 @@ __device__ static inline int scale_accumulator(int alpha, int acc, int beta, int
 {
     return (int)((unsigned)alpha * (unsigned)acc + (unsigned)beta * (unsigned)old);   /* modulo 2^32 */
 }
-#line 889 "gemm.md"
+#line 887 "gemm.md"
 #define NAIVE_WARPS 4
 #define STAGED_A_ELEMS (FRAG_ROWS_A * ALIGNED_LD(FRAG_ROW_A, input_t))
 #define STAGED_B_ELEMS (FRAG_ROWS_B * ALIGNED_LD(FRAG_ROW_B, input_t))
@@ -517,7 +517,7 @@ enum {
     LAST_STEP = STEP_ROW_STORES
 };
 #define GROUP_ROWS 8        /* step 6: rows of block tiles per group */
-#line 1077 "gemm.md"
+#line 1076 "gemm.md"
 /* One tile configuration: a row of tile_table below. */
 typedef struct {
     int family;                      /* which type pairs it is for (below) */
@@ -561,7 +561,7 @@ __host__ __device__ constexpr int tile_family(int type_pair)
     return families[type_pair];
 }
 #define TILE_FAMILY tile_family(TYPE_PAIR)
-#line 1127 "gemm.md"
+#line 1126 "gemm.md"
 __host__ __device__ constexpr int tile_count(void)
 {
     int count = 0;
@@ -581,7 +581,7 @@ __host__ __device__ constexpr Tile tile_row(int index)
 
 #define TILES tile_count()
 static_assert(TILES >= 1 && TILES <= 4, "every type pair has one to four tile configurations");
-#line 1176 "gemm.md"
+#line 1175 "gemm.md"
 #define TILE_TRANSPOSE_A (IS_INTEGER ? 0 : TRANSPOSE_A)   /* int8: A as M x K */
 #define TILE_TRANSPOSE_B (IS_INTEGER ? 1 : TRANSPOSE_B)   /* int8: B as N x K */
 #define PRETRANSPOSE_A (TILE_TRANSPOSE_A != TRANSPOSE_A)
@@ -594,7 +594,7 @@ typedef wmma::fragment<wmma::matrix_a, FRAG_M, FRAG_N, FRAG_K, frag_t, Layout<TI
 typedef wmma::fragment<wmma::matrix_b, FRAG_M, FRAG_N, FRAG_K, frag_t, Layout<TILE_TRANSPOSE_B>::type> tile_fragment_b;
 #define TILE_FRAG_ROW_A (TILE_TRANSPOSE_A ? FRAG_M : FRAG_K)   /* a fragment's extent along a stored row */
 #define TILE_FRAG_ROW_B (TILE_TRANSPOSE_B ? FRAG_K : FRAG_N)
-#line 1202 "gemm.md"
+#line 1201 "gemm.md"
 #if IS_INTEGER
 #define TRANSPOSE_ROWS 64    /* K per tile */
 #define TRANSPOSE_COLS 128   /* M or N per tile */
@@ -654,7 +654,7 @@ static void transpose_on_gpu(const input_t *in, input_t *out, int rows, int cols
     CHECK_LAUNCH();
 }
 #endif
-#line 1266 "gemm.md"
+#line 1265 "gemm.md"
 #if PREROUND
 __global__ void d_round_tf32(const float *__restrict__ in, float *__restrict__ out, size_t count)
 {
@@ -669,7 +669,7 @@ static void round_on_gpu(const input_t *in, input_t *out, int rows, int cols)
     CHECK_LAUNCH();
 }
 #endif
-#line 1318 "gemm.md"
+#line 1301 "gemm.md"
 /* Offset of element (row, col) of a slab `rows` high, cut into panels `panel` elements wide with rows
    `ld` apart. */
 __host__ __device__ constexpr int tile_offset(int row, int col, int rows, int panel, int ld)
@@ -708,7 +708,7 @@ __host__ __device__ constexpr int b_offset(Slab b, int kk, int j)
 {
     return TILE_TRANSPOSE_B ? tile_offset(j, kk, b.rows, b.panel, b.ld) : tile_offset(kk, j, b.rows, b.panel, b.ld);
 }
-#line 1364 "gemm.md"
+#line 1347 "gemm.md"
 typedef struct {
     int block_m, block_n, block_k, warps_n, stages, in_flight, cluster;   /* from the table */
     int threads, warp_tile_m, warp_tile_n, frags_m, frags_n;
@@ -767,7 +767,7 @@ __host__ __device__ constexpr TileGeometry tile_geometry(int index, int step = L
     tile.shared_bytes = tile.barrier_offset + (tile.b_by_threads ? 3 : 2) * row.stages * (int)sizeof(unsigned long long);
     return tile;
 }
-#line 1437 "gemm.md"
+#line 1420 "gemm.md"
 /* The 32-bit shared-memory address that PTX instructions naming .shared take. */
 __device__ static inline unsigned shared_address(const void *pointer)
 {
@@ -794,7 +794,7 @@ __device__ static inline void copy_chunk(void *shared_destination, const void *g
     else
         *(uint2 *)shared_destination = *(const uint2 *)global_source;
 }
-#line 1474 "gemm.md"
+#line 1457 "gemm.md"
 /* Elements per copy: 16 bytes, or the whole row of a panel narrower than that. */
 __host__ __device__ constexpr int chunk_elems(int panel)
 {
@@ -819,7 +819,7 @@ __device__ static inline CopyPlan copy_plan(const input_t *operand, int ld, Slab
     CopyPlan plan = {operand + (size_t)row * ld + col, ld, tile_offset(row, col, slab.rows, slab.panel, slab.ld), row};
     return plan;
 }
-#line 1504 "gemm.md"
+#line 1487 "gemm.md"
 /* source and destination point at this thread's first chunk of the slab, which is in row `row`. */
 template <int THREADS, int ROWS, int COLS, int PANEL, int LD, bool ASYNC>
 __device__ static inline void copy_slab(input_t *destination, const input_t *source, int ld, int row)
@@ -862,55 +862,7 @@ __device__ static inline void load_stage(input_t *a_tile, input_t *b_tile, const
         b_tile + b_plan->offset, b_plan->source + element_index(TILE_TRANSPOSE_B, k0, 0, b_plan->ld), b_plan->ld,
         b_plan->row);
 }
-#line 1596 "gemm.md"
-/* Copies a box of the tensor to shared memory, to the same offset in every block of mask (0: this block
-   only); each destination's barrier at the barrier's offset counts the bytes. */
-__device__ static inline void copy_tensor(void *shared_destination, const CUtensorMap *map, int row, int panel,
-                                          unsigned long long *barrier, unsigned short mask)
-{
-#if __CUDA_ARCH__ >= 900
-    if (mask)
-        asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"
-                     " [%0], [%1, {%2, %3, %4}], [%5], %6;\n"
-                     ::"r"(shared_address(shared_destination)), "l"(map), "r"(0), "r"(row), "r"(panel),
-                       "r"(shared_address(barrier)), "h"(mask) : "memory");
-    else
-        asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
-                     " [%0], [%1, {%2, %3, %4}], [%5];\n"
-                     ::"r"(shared_address(shared_destination)), "l"(map), "r"(0), "r"(row), "r"(panel),
-                       "r"(shared_address(barrier)) : "memory");
-#endif
-}
-
-/* One thread copies slab k_tile: this block's share of A to every block of the cluster, B to itself. */
-template <int TILE, int STEP>
-__device__ static inline void load_stage_tensor(input_t *a_tile, input_t *b_tile, const CUtensorMap *a_map,
-                                                const CUtensorMap *b_map, int block_row, int block_col, int k_tile,
-                                                unsigned long long *full, unsigned rank, bool with_b)
-{
-    constexpr TileGeometry tile = tile_geometry(TILE, STEP);
-    constexpr Slab a = tile.a, b = tile.b;
-    constexpr bool split_panels = a.box_panels < a.panels;
-    static_assert(a.ld <= 256 && b.ld <= 256 && a.box_rows <= 256 && b.rows <= 256 && a.box_panels <= 256 &&
-                  b.panels <= 256, "a box is at most 256 elements along each dimension");
-    static_assert(a.box_rows * a.box_panels * tile.cluster == a.rows * a.panels,
-                  "the blocks of a cluster share A's slab evenly");
-    static_assert((a.elems + b.elems) * sizeof(input_t) < (1 << 20), "an mbarrier counts fewer than 2^20 bytes per phase");
-    int k0 = k_tile * tile.block_k, m0 = block_row * tile.block_m, n0 = block_col * tile.block_n;
-    int a_row = TILE_TRANSPOSE_A ? k0 : m0, a_panel = (TILE_TRANSPOSE_A ? m0 : k0) / a.panel;
-    int b_row = TILE_TRANSPOSE_B ? n0 : k0, b_panel = (TILE_TRANSPOSE_B ? k0 : n0) / b.panel;
-    if (split_panels) {
-        a_tile += rank * a.box_panels * a.rows * a.ld;
-        a_panel += rank * a.box_panels;
-    } else {
-        a_tile += rank * a.box_rows * a.ld;
-        a_row += rank * a.box_rows;
-    }
-    copy_tensor(a_tile, a_map, a_row, a_panel, full, tile.cluster > 1 ? (1 << tile.cluster) - 1 : 0);
-    if (with_b)
-        copy_tensor(b_tile, b_map, b_row, b_panel, full, 0);
-}
-#line 1664 "gemm.md"
+#line 1549 "gemm.md"
 /* The wmma.load instruction for a matrix ("a" or "b") in a layout ("row" or "col"), from shared memory. */
 #define PTX_LOAD(matrix, layout) "wmma.load." matrix ".sync.aligned." layout "." PTX_SHAPE ".shared." PTX_TYPE
 
@@ -959,7 +911,7 @@ __device__ static inline void load_shared_b(tile_fragment_b &fragment, const inp
     wmma::load_matrix_sync(fragment, pointer, ldm);
 #endif
 }
-#line 1723 "gemm.md"
+#line 1608 "gemm.md"
 template <int TILE, int STEP>
 __device__ static inline void multiply_stage(fragment_c (&acc)[tile_geometry(TILE, STEP).frags_m][tile_geometry(TILE, STEP).frags_n],
                                              const input_t *a_tile, const input_t *b_tile, int warp_row, int warp_col)
@@ -982,7 +934,158 @@ __device__ static inline void multiply_stage(fragment_c (&acc)[tile_geometry(TIL
                 wmma::mma_sync(acc[i][j], a_frag[i], b_frag[j], acc[i][j]);
     }
 }
+#line 1677 "gemm.md"
+#if __CUDA_ARCH__ >= 900
+#define USE_TMA 1   /* slabs by the copy engine, A shared by the cluster */
+#else
+#define USE_TMA 0   /* slabs by cp.async (plain loads before sm_80), each block on its own */
+#endif
+
+__device__ static inline void barrier_init(unsigned long long *barrier, unsigned count)
+{
+#if __CUDA_ARCH__ >= 800
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(shared_address(barrier)), "r"(count) : "memory");
+#endif
+}
+
+/* sm_80: one arrival on the barrier, made when all the copies this thread has issued so far have landed. */
+__device__ static inline void barrier_arrive_on_copies(unsigned long long *barrier)
+{
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(shared_address(barrier)) : "memory");
+#endif
+}
+
+/* sm_90: one arrival that also tells the barrier to wait for `bytes` more bytes from the copy engine. */
+__device__ static inline void barrier_arrive_expect(unsigned long long *barrier, unsigned bytes)
+{
+#if __CUDA_ARCH__ >= 900
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n"
+                 ::"r"(shared_address(barrier)), "r"(bytes) : "memory");
+#endif
+}
+#line 1713 "gemm.md"
+/* One arrival on the barrier at this offset in every block of the cluster (before sm_90: in this block). */
+__device__ static inline void barrier_arrive(unsigned long long *barrier, int cluster)
+{
+#if __CUDA_ARCH__ >= 900
+    for (int rank = 0; rank < cluster; rank++)
+        asm volatile("{\n .reg .b32 remote;\n mapa.shared::cluster.u32 remote, %0, %1;\n"
+                     " mbarrier.arrive.shared::cluster.b64 _, [remote];\n}\n"
+                     ::"r"(shared_address(barrier)), "r"(rank) : "memory");
+#elif __CUDA_ARCH__ >= 800
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(shared_address(barrier)) : "memory");
+#endif
+}
+
+/* sm_90: makes the barriers this thread initialised visible to the other blocks of the cluster. */
+__device__ static inline void fence_barrier_init(void)
+{
+#if __CUDA_ARCH__ >= 900
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+#endif
+}
+
+/* Every thread of every block in the cluster arrives, then waits for all the others. */
+__device__ static inline void cluster_sync(void)
+{
+#if __CUDA_ARCH__ >= 900
+    asm volatile("barrier.cluster.arrive.release.aligned;\n barrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+#else
+    __syncthreads();
+#endif
+}
+
+/* This block's number within its cluster. */
+__device__ static inline unsigned cluster_rank(void)
+{
+    unsigned rank = 0;
+#if __CUDA_ARCH__ >= 900
+    asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
+#endif
+    return rank;
+}
 #line 1760 "gemm.md"
+/* Waits until phase number `use` of the barrier has completed. */
+#if __CUDA_ARCH__ >= 900
+#define BARRIER_TEST "mbarrier.try_wait.parity.shared::cta.b64"
+#else
+#define BARRIER_TEST "mbarrier.test_wait.parity.shared::cta.b64"
+#endif
+__device__ static inline void barrier_wait(unsigned long long *barrier, int use)
+{
+#if __CUDA_ARCH__ >= 800
+    unsigned done;
+    do {
+        asm volatile("{\n .reg .pred p;\n " BARRIER_TEST " p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}\n"
+                     : "=r"(done) : "r"(shared_address(barrier)), "r"(use & 1) : "memory");
+    } while (!done);
+#else
+    __syncthreads();
+#endif
+}
+#line 1857 "gemm.md"
+/* Copies a box of the tensor to shared memory, to the same offset in every block of mask (0: this block
+   only); each destination's barrier at the barrier's offset counts the bytes. */
+__device__ static inline void copy_tensor(void *shared_destination, const CUtensorMap *map, int row, int panel,
+                                          unsigned long long *barrier, unsigned short mask)
+{
+#if __CUDA_ARCH__ >= 900
+    if (mask)
+        asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"
+                     " [%0], [%1, {%2, %3, %4}], [%5], %6;\n"
+                     ::"r"(shared_address(shared_destination)), "l"(map), "r"(0), "r"(row), "r"(panel),
+                       "r"(shared_address(barrier)), "h"(mask) : "memory");
+    else
+        asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                     " [%0], [%1, {%2, %3, %4}], [%5];\n"
+                     ::"r"(shared_address(shared_destination)), "l"(map), "r"(0), "r"(row), "r"(panel),
+                       "r"(shared_address(barrier)) : "memory");
+#endif
+}
+
+/* One thread copies slab k_tile: this block's share of A to every block of the cluster, B to itself. */
+template <int TILE, int STEP>
+__device__ static inline void load_stage_tensor(input_t *a_tile, input_t *b_tile, const CUtensorMap *a_map,
+                                                const CUtensorMap *b_map, int block_row, int block_col, int k_tile,
+                                                unsigned long long *full, unsigned rank, bool with_b)
+{
+    constexpr TileGeometry tile = tile_geometry(TILE, STEP);
+    constexpr Slab a = tile.a, b = tile.b;
+    constexpr bool split_panels = a.box_panels < a.panels;
+    static_assert(a.ld <= 256 && b.ld <= 256 && a.box_rows <= 256 && b.rows <= 256 && a.box_panels <= 256 &&
+                  b.panels <= 256, "a box is at most 256 elements along each dimension");
+    static_assert(a.box_rows * a.box_panels * tile.cluster == a.rows * a.panels,
+                  "the blocks of a cluster share A's slab evenly");
+    static_assert((a.elems + b.elems) * sizeof(input_t) < (1 << 20), "an mbarrier counts fewer than 2^20 bytes per phase");
+    int k0 = k_tile * tile.block_k, m0 = block_row * tile.block_m, n0 = block_col * tile.block_n;
+    int a_row = TILE_TRANSPOSE_A ? k0 : m0, a_panel = (TILE_TRANSPOSE_A ? m0 : k0) / a.panel;
+    int b_row = TILE_TRANSPOSE_B ? n0 : k0, b_panel = (TILE_TRANSPOSE_B ? k0 : n0) / b.panel;
+    if (split_panels) {
+        a_tile += rank * a.box_panels * a.rows * a.ld;
+        a_panel += rank * a.box_panels;
+    } else {
+        a_tile += rank * a.box_rows * a.ld;
+        a_row += rank * a.box_rows;
+    }
+    copy_tensor(a_tile, a_map, a_row, a_panel, full, tile.cluster > 1 ? (1 << tile.cluster) - 1 : 0);
+    if (with_b)
+        copy_tensor(b_tile, b_map, b_row, b_panel, full, 0);
+}
+#line 1920 "gemm.md"
+/* Block `block` of the grid takes block tile (block_row, block_col) of a blocks_m x blocks_n grid of them,
+   in groups of `group_rows` rows; clusters of `cluster` blocks take neighbours along N. */
+__device__ static inline void block_position(int block, int cluster, int group_rows, int blocks_m, int blocks_n,
+                                             int *block_row, int *block_col)
+{
+    int id = block / cluster, clusters_n = blocks_n / cluster;
+    int first_row = id / (group_rows * clusters_n) * group_rows;
+    int rows_in_group = min(blocks_m - first_row, group_rows);
+    int in_group = id % (group_rows * clusters_n);
+    *block_row = first_row + in_group % rows_in_group;
+    *block_col = in_group / rows_in_group * cluster + block % cluster;
+}
+#line 1947 "gemm.md"
 #define C_VECTOR (16 / sizeof(accum_t))   /* accumulator elements per 16 bytes */
 
 typedef union {
@@ -1034,110 +1137,7 @@ __device__ static inline void store_tile(fragment_c (&acc)[tile_geometry(TILE, S
         __syncwarp();   /* the staging area is rewritten for the next row of fragments */
     }
 }
-#line 1827 "gemm.md"
-/* Block `block` of the grid takes block tile (block_row, block_col) of a blocks_m x blocks_n grid of them,
-   in groups of `group_rows` rows; clusters of `cluster` blocks take neighbours along N. */
-__device__ static inline void block_position(int block, int cluster, int group_rows, int blocks_m, int blocks_n,
-                                             int *block_row, int *block_col)
-{
-    int id = block / cluster, clusters_n = blocks_n / cluster;
-    int first_row = id / (group_rows * clusters_n) * group_rows;
-    int rows_in_group = min(blocks_m - first_row, group_rows);
-    int in_group = id % (group_rows * clusters_n);
-    *block_row = first_row + in_group % rows_in_group;
-    *block_col = in_group / rows_in_group * cluster + block % cluster;
-}
-#line 1886 "gemm.md"
-#if __CUDA_ARCH__ >= 900
-#define USE_TMA 1   /* slabs by the copy engine, A shared by the cluster */
-#else
-#define USE_TMA 0   /* slabs by cp.async (plain loads before sm_80), each block on its own */
-#endif
-
-__device__ static inline void barrier_init(unsigned long long *barrier, unsigned count)
-{
-#if __CUDA_ARCH__ >= 800
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(shared_address(barrier)), "r"(count) : "memory");
-#endif
-}
-
-/* sm_80: one arrival on the barrier, made when all the copies this thread has issued so far have landed. */
-__device__ static inline void barrier_arrive_on_copies(unsigned long long *barrier)
-{
-#if __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(shared_address(barrier)) : "memory");
-#endif
-}
-
-/* sm_90: one arrival that also tells the barrier to wait for `bytes` more bytes from the copy engine. */
-__device__ static inline void barrier_arrive_expect(unsigned long long *barrier, unsigned bytes)
-{
-#if __CUDA_ARCH__ >= 900
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n"
-                 ::"r"(shared_address(barrier)), "r"(bytes) : "memory");
-#endif
-}
-#line 1922 "gemm.md"
-/* One arrival on the barrier at this offset in every block of the cluster (before sm_90: in this block). */
-__device__ static inline void barrier_arrive(unsigned long long *barrier, int cluster)
-{
-#if __CUDA_ARCH__ >= 900
-    for (int rank = 0; rank < cluster; rank++)
-        asm volatile("{\n .reg .b32 remote;\n mapa.shared::cluster.u32 remote, %0, %1;\n"
-                     " mbarrier.arrive.shared::cluster.b64 _, [remote];\n}\n"
-                     ::"r"(shared_address(barrier)), "r"(rank) : "memory");
-#elif __CUDA_ARCH__ >= 800
-    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(shared_address(barrier)) : "memory");
-#endif
-}
-
-/* sm_90: makes the barriers this thread initialised visible to the other blocks of the cluster. */
-__device__ static inline void fence_barrier_init(void)
-{
-#if __CUDA_ARCH__ >= 900
-    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
-#endif
-}
-
-/* Every thread of every block in the cluster arrives, then waits for all the others. */
-__device__ static inline void cluster_sync(void)
-{
-#if __CUDA_ARCH__ >= 900
-    asm volatile("barrier.cluster.arrive.release.aligned;\n barrier.cluster.wait.acquire.aligned;\n" ::: "memory");
-#else
-    __syncthreads();
-#endif
-}
-
-/* This block's number within its cluster. */
-__device__ static inline unsigned cluster_rank(void)
-{
-    unsigned rank = 0;
-#if __CUDA_ARCH__ >= 900
-    asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
-#endif
-    return rank;
-}
-#line 1969 "gemm.md"
-/* Waits until phase number `use` of the barrier has completed. */
-#if __CUDA_ARCH__ >= 900
-#define BARRIER_TEST "mbarrier.try_wait.parity.shared::cta.b64"
-#else
-#define BARRIER_TEST "mbarrier.test_wait.parity.shared::cta.b64"
-#endif
-__device__ static inline void barrier_wait(unsigned long long *barrier, int use)
-{
-#if __CUDA_ARCH__ >= 800
-    unsigned done;
-    do {
-        asm volatile("{\n .reg .pred p;\n " BARRIER_TEST " p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}\n"
-                     : "=r"(done) : "r"(shared_address(barrier)), "r"(use & 1) : "memory");
-    } while (!done);
-#else
-    __syncthreads();
-#endif
-}
-#line 2000 "gemm.md"
+#line 2007 "gemm.md"
 /* What the loop's producer side needs: where the slabs go, how their arrival is counted, where they come from. */
 typedef struct {
     input_t *a_tiles, *b_tiles;         /* `stages` slabs of each */
@@ -1180,7 +1180,7 @@ __device__ static inline void release_slab(unsigned long long *empty, int cluste
     if (threadIdx.x % 32 == 0)
         barrier_arrive(empty, cluster);
 }
-#line 2048 "gemm.md"
+#line 2055 "gemm.md"
 template <int TILE, int STEP>
 __global__ void __launch_bounds__(tile_geometry(TILE, STEP).threads, 1)
 d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__restrict__ c,
@@ -1227,7 +1227,7 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
     fence_barrier_init();
     cluster_sync();   /* every block's barriers are ready before anyone copies or arrives */
     pipe.rank = cluster_rank();
-#line 2101 "gemm.md"
+#line 2108 "gemm.md"
     int k_tiles = shape.k_padded / tile.block_k;
     if (tile.pipelined) {
         for (int k_tile = -prefetch; k_tile < k_tiles; k_tile++) {
@@ -1258,7 +1258,7 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
     cluster_sync();   /* the other blocks may still arrive on our barriers: stay until they are done */
 }
 /* ==== How fast can the tensor cores go? ==== */
-#line 2149 "gemm.md"
+#line 2156 "gemm.md"
 #define PEAK_CHAINS 8
 #define PEAK_WARPS 8
 #define PEAK_LD 64   /* elements per row of the peak operands: a multiple of 16 bytes for every type */
@@ -1288,7 +1288,7 @@ d_peak(const input_t *a, const input_t *b, accum_t *c, int iterations)
     wmma::store_matrix_sync(c + (size_t)warp * FRAG_M * FRAG_N, acc[0], FRAG_N, wmma::mem_row_major);
 }
 /* ==== Verification ==== */
-#line 2197 "gemm.md"
+#line 2204 "gemm.md"
 #define INPUT_TO_EXACT(x) (IS_INTEGER ? (exact_t)(x) : (exact_t)INPUT_TO_DOUBLE(x))
 #define ACCUM_TO_EXACT(x) (IS_INTEGER ? (exact_t)(x) : (exact_t)ACCUM_TO_DOUBLE(x))
 
@@ -1302,7 +1302,7 @@ __host__ __device__ static inline exact_t input_exact(input_t x, bool unrounded)
     (void)unrounded;
     return INPUT_TO_EXACT(x);
 }
-#line 2244 "gemm.md"
+#line 2251 "gemm.md"
 __host__ __device__ constexpr double unit_roundoff(void)
 {
     /*                       F16_IN_F32_OUT  F16_IN_OUT  U8    I8    BF16_IN_F32_OUT  TF32_IN_F32_OUT  F64_IN_OUT */
@@ -1320,7 +1320,7 @@ __host__ __device__ static inline double error_bound(double abs_products, double
 {
     return 2.0 * unit_roundoff() * (rounding_steps(k) * abs_products + abs_beta_c) + unit_roundoff() * abs_result;
 }
-#line 2280 "gemm.md"
+#line 2287 "gemm.md"
 __host__ __device__ static inline long long scale_exact(long long alpha, long long sum, long long beta,
                                                         long long old)
 {
@@ -1371,7 +1371,7 @@ __global__ void d_gemm_reference(const input_t *a, const input_t *b, const accum
         reference_element(a, b, c_in, shape, alpha, beta, unrounded, i, j,
                           &result[(size_t)i * shape.n + j], &bound[(size_t)i * shape.n + j]);
 }
-#line 2339 "gemm.md"
+#line 2346 "gemm.md"
 typedef struct {
     long long failures;
     double worst_error, worst_bound, worst_ratio;
@@ -1402,7 +1402,7 @@ static Verdict compare_results(const accum_t *c_out, const exact_t *expected, co
     return verdict;
 }
 /* ==== The harness ==== */
-#line 2406 "gemm.md"
+#line 2413 "gemm.md"
 enum { KERNEL_FAST, KERNEL_NAIVE, KERNEL_STEP1 };   /* then step2 .. step7 (step7 is fast), then hopper */
 enum { VERIFY_AUTO, VERIFY_CPU, VERIFY_GPU, VERIFY_OFF };
 enum { FORMAT_TEXT, FORMAT_KV, FORMAT_CSV };
@@ -1422,7 +1422,7 @@ typedef struct {
     const char *dump_prefix;
     int shared_limit;   /* bytes of shared memory per block to pretend the GPU has; 0: what it has */
 } Options;
-#line 2433 "gemm.md"
+#line 2440 "gemm.md"
 static int parse_integer(const char *text, long long low, long long high, long long *value)
 {
     char *end;
@@ -1627,7 +1627,7 @@ static void print_usage(FILE *out)
             "             4 out of memory, 5 CUDA or cuBLAS error, 6 file error\n",
             TYPE_NAME, SHAPE_NAME, TRANSPOSE_A, TRANSPOSE_B, MAX_PRINT_DIMENSION);
 }
-#line 2655 "gemm.md"
+#line 2662 "gemm.md"
 static uint64_t next_random(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
@@ -1662,7 +1662,7 @@ static void fill_accum(accum_t *x, size_t count, uint64_t seed, uint64_t stream)
     for (size_t e = 0; e < count; e++)
         x[e] = ACCUM_FROM_FLOAT(IS_INTEGER ? (float)random_int(&state, -128, 127) : (float)random_uniform(&state));
 }
-#line 2706 "gemm.md"
+#line 2713 "gemm.md"
 /* Every step of d_gemm for each tile configuration of this type pair; NULL past the last configuration, and
    for the steps before the last in a build without them (WITH_STEPS 0). */
 #define STEP_BUILT(step) (WITH_STEPS || (step) == LAST_STEP)
@@ -1748,7 +1748,7 @@ static void select_gpu(Gpu *gpu, const Options *options)
     if (shared_bytes <= (int)gpu->properties.sharedMemPerBlockOptin)
         CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
 }
-#line 2802 "gemm.md"
+#line 2809 "gemm.md"
 static void *allocate(size_t bytes, const char *what)
 {
     void *memory = malloc(bytes > 0 ? bytes : 1);
@@ -1765,7 +1765,7 @@ static void check_device_memory(double bytes_needed)
         die(EXIT_NO_MEMORY, "this run needs %.2f GiB of device memory; %.2f GiB of %.2f GiB are free",
             bytes_needed / 0x1p30, free_bytes / 0x1p30, total_bytes / 0x1p30);
 }
-#line 2829 "gemm.md"
+#line 2836 "gemm.md"
 typedef struct {
     double median_ms, min_ms;
 } Timing;
@@ -1807,7 +1807,7 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
     free(times);
     return timing;
 }
-#line 2886 "gemm.md"
+#line 2893 "gemm.md"
 typedef struct {
     Shape shape;
     int kernel;
@@ -1830,7 +1830,7 @@ static Shape hopper_shape(int m, int n, int k);
 static TileGeometry hopper_geometry(void);
 static void setup_hopper(Run *run);
 static void launch_hopper(const Run *run);
-#line 2914 "gemm.md"
+#line 2921 "gemm.md"
 /* A tiled operand stored as rows x ld, viewed as panels: (element in panel, row, panel). A box is
    box_panels panels of box_rows rows, each row ld_shared long: the padding past the panel is out of the
    tensor, so the copy engine fills it with zeros and reads nothing for it. */
@@ -1871,7 +1871,7 @@ static void make_tensor_maps(Run *run)
                     TILE_TRANSPOSE_B ? shape->k_padded : shape->n_padded, tile.b.panel, tile.b.ld, tile.b.rows,
                     tile.b.panels, CU_TENSOR_MAP_SWIZZLE_NONE);
 }
-#line 2960 "gemm.md"
+#line 2968 "gemm.md"
 /* d_gemm's operands as it reads them: int8 operands stored the other way transposed, tf32 operands rounded. */
 static void prepare_operands(const Run *run)
 {
@@ -1920,7 +1920,7 @@ static void launch_gemm(const void *context)
     }
     CHECK_LAUNCH();
 }
-#line 3022 "gemm.md"
+#line 3030 "gemm.md"
 typedef struct {
     int available;                  /* cuBLAS has no unsigned int8 GEMM */
     cudaDataType input, output;     /* of A and B, of C */
@@ -1939,7 +1939,7 @@ static const CublasTypes CUBLAS_TYPES[] = {
     {1,           CUDA_R_64F,  CUDA_R_64F, CUBLAS_COMPUTE_64F},             /* F64_IN_OUT */
 };
 #define HAS_CUBLAS (CUBLAS_TYPES[TYPE_PAIR].available)
-#line 3045 "gemm.md"
+#line 3051 "gemm.md"
 typedef struct {
     Run run;
     cublasHandle_t handle;
@@ -1959,7 +1959,7 @@ static void launch_cublas(const void *context)
                                   cublas->run.c, types.output, shape->n_padded, types.compute,
                                   CUBLAS_GEMM_DEFAULT);
 }
-#line 3077 "gemm.md"
+#line 3083 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -1986,7 +1986,7 @@ static void write_npy(const char *prefix, const char *name, const char *descr, c
         die(EXIT_IO_ERROR, "cannot write %s: %s", path, strerror(saved));
     }
 }
-#line 3110 "gemm.md"
+#line 3116 "gemm.md"
 typedef struct {
     const char *input, *accum;   /* NumPy's type strings for A and B, and for C */
     int widen;                   /* 1: NumPy has no such type; A and B are widened, exactly, to float32 */
@@ -2022,7 +2022,7 @@ static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, 
         free(widened);
     }
 }
-#line 3154 "gemm.md"
+#line 3160 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -2117,7 +2117,7 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 3256 "gemm.md"
+#line 3262 "gemm.md"
 typedef struct {
     Shape shape;
     int verify;                                          /* VERIFY_CPU, VERIFY_GPU or VERIFY_OFF */
@@ -2139,7 +2139,7 @@ static double milliseconds_since(double start)
 {
     return (seconds_now() - start) * 1e3;
 }
-#line 3283 "gemm.md"
+#line 3289 "gemm.md"
 static Shape gemm_shape(int m, int n, int k, int tile_index, int kernel)
 {
     if (kernel == KERNEL_HOPPER)
@@ -2169,7 +2169,7 @@ static void plan_memory(Gemm *gemm, const Options *options, const Gpu *gpu)
                         gemm->bytes_c_padded * (gemm->use_cublas ? 2.0 : 1.0) +
                         (gemm->verify == VERIFY_GPU ? (double)gemm->count_c * (sizeof(exact_t) + sizeof(double)) : 0.0));
 }
-#line 3318 "gemm.md"
+#line 3324 "gemm.md"
 static void make_inputs(Gemm *gemm, const Options *options)
 {
     gemm->a = (input_t *)allocate(gemm->count_a * sizeof(input_t), "A");
@@ -2184,7 +2184,7 @@ static void make_inputs(Gemm *gemm, const Options *options)
         write_npy(options->dump_prefix, "C_in", NPY_ACCUM, gemm->c_in, gemm->shape.m, gemm->shape.n, sizeof(accum_t));
     }
 }
-#line 3338 "gemm.md"
+#line 3344 "gemm.md"
 static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2229,7 +2229,7 @@ static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
     CHECK_CUDA(cudaMemcpy(run->c, gemm->c_padded, gemm->bytes_c_padded, cudaMemcpyHostToDevice));
     gemm->h2d_ms = milliseconds_since(start);
 }
-#line 3389 "gemm.md"
+#line 3395 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -2262,7 +2262,7 @@ static void compute_reference(Gemm *gemm)
         reference_gpu(run, (exact_t)run->alpha, (exact_t)run->beta, gemm->expected, gemm->bound);
     gemm->reference_ms = milliseconds_since(start);
 }
-#line 3428 "gemm.md"
+#line 3434 "gemm.md"
 static void run_once_and_check(Gemm *gemm, const Options *options)
 {
     const Shape *shape = &gemm->shape;
@@ -2279,7 +2279,7 @@ static void run_once_and_check(Gemm *gemm, const Options *options)
     if (options->dump_prefix)
         write_npy(options->dump_prefix, "C_out", NPY_ACCUM, gemm->c_out, shape->m, shape->n, sizeof(accum_t));
 }
-#line 3451 "gemm.md"
+#line 3457 "gemm.md"
 static void time_kernels(Gemm *gemm, const Options *options)
 {
     const Shape *shape = &gemm->shape;
@@ -2301,7 +2301,7 @@ static void time_kernels(Gemm *gemm, const Options *options)
     CHECK_CUBLAS(cublasDestroy(cublas.handle));
     CHECK_CUDA(cudaFree(cublas.run.c));
 }
-#line 3478 "gemm.md"
+#line 3484 "gemm.md"
 #define RATE(timing, operations) ((operations) / ((timing).median_ms * 1e-3) / 1e12)
 
 /* The tile and the copy path of the kernel that ran. */
@@ -2355,7 +2355,7 @@ static void report_gemm(Report *report, const Gemm *gemm, const Options *options
     };
     report_fields(report, fields, sizeof fields / sizeof fields[0]);
 }
-#line 3538 "gemm.md"
+#line 3544 "gemm.md"
 static void print_text_report(const Report *report, const Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2406,7 +2406,7 @@ static void free_gemm(Gemm *gemm)
     for (size_t h = 0; h < sizeof host / sizeof host[0]; h++)
         free(host[h]);
 }
-#line 3593 "gemm.md"
+#line 3599 "gemm.md"
 static int run_gemm(const Options *options, const Gpu *gpu)
 {
     Gemm gemm;
@@ -2433,7 +2433,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     free_gemm(&gemm);
     return gemm.verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 3629 "gemm.md"
+#line 3635 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -2492,7 +2492,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     return 0;
 }
 /* ==== main ==== */
-#line 3697 "gemm.md"
+#line 3703 "gemm.md"
 static int self_test(void);   /* the appendix */
 
 int main(int argc, char **argv)
@@ -2512,7 +2512,7 @@ int main(int argc, char **argv)
     return options.peak ? run_peak(&options, &gpu) : run_gemm(&options, &gpu);
 }
 /* ==== Past WMMA: Hopper's warpgroup MMA ==== */
-#line 3944 "gemm.md"
+#line 3950 "gemm.md"
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define HOPPER_BUILT 1   /* this compilation is for sm_90a: wgmma and setmaxnreg exist */
 #else
@@ -2537,7 +2537,7 @@ __device__ static inline unsigned long long operand_descriptor(const void *start
            (unsigned long long)(leading >> 4 & 0x3FFF) << 16 |
            (unsigned long long)(stride >> 4 & 0x3FFF) << 32 | 1ull << 62;
 }
-#line 3996 "gemm.md"
+#line 4002 "gemm.md"
 typedef struct {
     int block_m, block_n, block_k;   /* the block tile; block_k is one 128-byte row of K */
     int consumers;                   /* warpgroups that multiply, block_m / consumers rows each */
@@ -2564,7 +2564,7 @@ __host__ __device__ constexpr HopperTile hopper_tile(void)
     tile.shared_bytes = 1024 + tile.stages * (tile.a_bytes + tile.b_bytes) + 2 * tile.stages * 8;
     return tile;
 }
-#line 4028 "gemm.md"
+#line 4034 "gemm.md"
 __device__ static inline unsigned long long slab_descriptor(const unsigned char *slab, bool mn_major, int first,
                                                             int step)
 {
@@ -2575,7 +2575,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
     return operand_descriptor(slab + first * HOPPER_ROW + step * HOPPER_K * (int)sizeof(input_t), 16,
                               8 * HOPPER_ROW);
 }
-#line 4050 "gemm.md"
+#line 4056 "gemm.md"
 #define WGMMA_LOW "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
@@ -2634,7 +2634,7 @@ typedef double wgmma_acc_t;   /* f64: no wgmma */
 #define WGMMA_REGS 1
 #define WGMMA(d, a, b, scale) ((void)(a), (void)(b), (void)(scale))
 #endif
-#line 4118 "gemm.md"
+#line 4124 "gemm.md"
 #if HOPPER_BUILT && HOPPER_TYPE
 #define HOPPER_ASM(text) asm volatile(text ::: "memory")
 #else
@@ -2656,7 +2656,7 @@ __device__ static inline void settle(float &r) { asm volatile("" : "+f"(r)::"mem
 __device__ static inline void settle(unsigned &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(int &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(double &r) { asm volatile("" : "+d"(r)::"memory"); }
-#line 4165 "gemm.md"
+#line 4171 "gemm.md"
 /* Requests the slab k_tile of an operand from row (along M or N) mn0 on, into `slab`. */
 __device__ static inline void copy_operand(void *slab, const CUtensorMap *map, bool mn_major, int mn0, int k_tile,
                                            unsigned long long *full, unsigned short mask)
@@ -2703,7 +2703,7 @@ __device__ static inline void produce(unsigned char *slabs, unsigned long long *
         }
     }
 }
-#line 4218 "gemm.md"
+#line 4224 "gemm.md"
 #define HOPPER_SUBTILES (hopper_tile().block_m / hopper_tile().consumers / 64)   /* wgmmas of 64 rows per K step */
 
 /* One consumer warpgroup's multiplication of a tile: every slab of K into the accumulators d. */
@@ -2739,7 +2739,7 @@ __device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES][WGMMA_RE
         for (int r = 0; r < WGMMA_REGS; r++)
             settle(d[sub][r]);
 }
-#line 4266 "gemm.md"
+#line 4272 "gemm.md"
 typedef struct __align__(2 * sizeof(accum_t)) {
     accum_t value[2];
 } AccumPair;
@@ -2772,7 +2772,7 @@ __device__ static inline void store_hopper(const wgmma_acc_t (&d)[WGMMA_REGS], a
             *destination = result;
         }
 }
-#line 4311 "gemm.md"
+#line 4317 "gemm.md"
 __global__ void __launch_bounds__(hopper_tile().threads, 1)
 d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t beta,
               const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map)
@@ -2811,7 +2811,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
     cluster_sync();   /* the other block may still copy into us or arrive on our barriers */
 #endif
 }
-#line 4363 "gemm.md"
+#line 4369 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed; rows and cols are multiples of 32. 32 x 8 threads per block,
    a 32 x 32 tile each. */
@@ -2843,7 +2843,7 @@ static bool hopper_prepares(int operand)
 {
     return operand == 0 ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 4403 "gemm.md"
+#line 4409 "gemm.md"
 static Shape hopper_shape(int m, int n, int k)
 {
     HopperTile tile = hopper_tile();
@@ -2869,7 +2869,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, run->b_tiled, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 4437 "gemm.md"
+#line 4443 "gemm.md"
 static TileGeometry hopper_geometry(void)
 {
     HopperTile hopper = hopper_tile();
@@ -2898,7 +2898,7 @@ static void check_hopper(const Gpu *gpu)
     CHECK_CUDA(cudaFuncSetAttribute(d_gemm_hopper, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     hopper_tile().shared_bytes));
 }
-#line 4473 "gemm.md"
+#line 4479 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. */
 static cudaLaunchConfig_t hopper_launch(int clusters, cudaLaunchAttribute *attribute)
 {
@@ -2944,7 +2944,7 @@ static void launch_hopper(const Run *run)
     void *arguments[] = {&copy.c, &copy.shape, &copy.alpha, &copy.beta, &copy.a_map, &copy.b_map};
     CHECK_CUDA(cudaLaunchKernelExC(&config, (const void *)d_gemm_hopper, arguments));
 }
-#line 4539 "gemm.md"
+#line 4545 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -2979,7 +2979,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 4579 "gemm.md"
+#line 4585 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -3018,7 +3018,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 4751 "gemm.md"
+#line 4757 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
