@@ -42,7 +42,8 @@ What it does, in one call that must stay under ten minutes:
   8. d_gemm_hopper (gemm.md, "Past WMMA"; --kernel=hopper, on a GPU of compute capability 9.0 in the
      sm_90a builds that ARCH=90 makes): every type pair with wgmma, each transposition, at 1 1 1,
      127 253 61, 1000 777 333 and 513 1031 1100 with alpha and beta and 2048^3 on the GPU reference;
-     memcheck for each type pair; f64 must exit 2 and a compute_80 build 3, each with one line;
+     memcheck for each type pair; f64 must exit 2 and a compute_80 build 3, each with one line; on a GPU
+     that is not 9.0 (nvidia-smi's compute_cap) every type pair must exit 3 instead;
   9. prints a summary table and `gpu-test: N passed, N failed`; exits 1 on any
      failure (a check that did not run counts as failed).  The full log and a
      CSV of every check go to --out (default out/gpu-test/).
@@ -277,6 +278,7 @@ class Tester:
         self.aborted = threading.Event()
         self.log_file = None
         self.gpu = "unknown GPU"
+        self.cc = ""   # compute capability as nvidia-smi writes it ("9.0"); d_gemm_hopper runs on 9.0 only
         self.sanitizer = None
         self.builds = {}
         self.phase_seconds = {}
@@ -377,6 +379,9 @@ class Tester:
                                     "--format=csv,noheader"], 30)
             if outcome.rc == 0 and outcome.stdout.strip():
                 self.gpu = outcome.stdout.strip().splitlines()[0]
+            outcome = self.execute([smi, "--query-gpu=compute_cap", "--format=csv,noheader"], 30)
+            if outcome.rc == 0 and outcome.stdout.strip():
+                self.cc = outcome.stdout.strip().splitlines()[0].strip()
         else:
             self.gpu = "no nvidia-smi"
 
@@ -635,7 +640,13 @@ class Tester:
                               budget=int(budget[:-1]) * 1024, copy_path=copy_path)
 
     def hopper_runs(self, config):
-        """d_gemm_hopper: the awkward sizes with alpha and beta, then 2048^3 on the GPU reference; f64 has none."""
+        """d_gemm_hopper: the awkward sizes with alpha and beta, then 2048^3 on the GPU reference; f64 has none,
+        and a GPU other than 9.0 must refuse it."""
+        if config.type != "F64_IN_OUT" and self.cc != "9.0":
+            self.expect_exit(config, "hopper: refused on compute capability %s" % (self.cc or "?"),
+                             ["--kernel=hopper", "64", "64", "64"], 3,
+                             check=lambda o: [] if "9.0" in o.stderr else ["message does not name 9.0"])
+            return
         if config.type == "F64_IN_OUT":
             self.expect_exit(config, "hopper: f64 has no wgmma", ["--kernel=hopper", "64", "64", "64"], 2,
                              check=lambda o: [] if "wgmma" in o.stderr else ["message does not name wgmma"])
@@ -978,7 +989,7 @@ class Tester:
                         san_futures.append(san_pool.submit(self.sanitizer_run, config, "memcheck", step, "cpu"))
                         if type_pair in RACECHECK_STEP_TYPES and step in RACECHECK_STEPS:
                             san_futures.append(san_pool.submit(self.sanitizer_run, config, "racecheck", step, "cpu"))
-            if not args.skip_sanitizers and "hopper" in args.parts:
+            if not args.skip_sanitizers and "hopper" in args.parts and self.cc == "9.0":
                 for type_pair in args.types:
                     for ta, tb in ((0, 0), (1, 1)) if type_pair != "F64_IN_OUT" else ():
                         config = by_name.get("%s_%s_ta%d_tb%d" % (type_pair, SHAPES[type_pair][0], ta, tb))
