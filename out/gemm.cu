@@ -2884,11 +2884,17 @@ static TileGeometry hopper_geometry(void)
     return tile;
 }
 
-static void check_hopper(const Gpu *gpu)
+/* A 9.0 GPU whose loaded code was built for sm_90a: where wgmma runs. */
+static bool hopper_runs_here(const Gpu *gpu)
 {
     int built = 0;
     CHECK_CUDA(cudaMemcpyFromSymbol(&built, hopper_built, sizeof built));
-    if (gpu->cc != 90 || !built)
+    return gpu->cc == 90 && built;
+}
+
+static void check_hopper(const Gpu *gpu)
+{
+    if (!hopper_runs_here(gpu))
         die(EXIT_NO_GPU, "--kernel=hopper needs a GPU of compute capability 9.0 and a build for it (make ARCH=90a); "
             "%s has %d.%d%s", gpu->properties.name, gpu->cc / 10, gpu->cc % 10,
             gpu->cc == 90 ? " but this build has no sm_90a code" : "");
@@ -2898,7 +2904,7 @@ static void check_hopper(const Gpu *gpu)
     CHECK_CUDA(cudaFuncSetAttribute(d_gemm_hopper, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     hopper_tile().shared_bytes));
 }
-#line 4479 "gemm.md"
+#line 4485 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. */
 static cudaLaunchConfig_t hopper_launch(int clusters, cudaLaunchAttribute *attribute)
 {
@@ -2944,7 +2950,7 @@ static void launch_hopper(const Run *run)
     void *arguments[] = {&copy.c, &copy.shape, &copy.alpha, &copy.beta, &copy.a_map, &copy.b_map};
     CHECK_CUDA(cudaLaunchKernelExC(&config, (const void *)d_gemm_hopper, arguments));
 }
-#line 4545 "gemm.md"
+#line 4551 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -2979,7 +2985,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 4585 "gemm.md"
+#line 4591 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -2996,9 +3002,7 @@ static void launch_hopper_peak(const void *context)
 
 static double hopper_peak(const Options *options, const Gpu *gpu, double *median_ms)
 {
-    int built = 0;
-    CHECK_CUDA(cudaMemcpyFromSymbol(&built, hopper_built, sizeof built));
-    if (!HOPPER_TYPE || gpu->cc != 90 || !built)
+    if (!HOPPER_TYPE || !hopper_runs_here(gpu))
         return 0.0;
     HopperPeak peak = {NULL, NULL, gpu->properties.multiProcessorCount};
     CHECK_CUDA(cudaFuncSetAttribute(d_peak_hopper, cudaFuncAttributeMaxDynamicSharedMemorySize, HOPPER_PEAK_BYTES + 1024));
@@ -3018,7 +3022,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 4757 "gemm.md"
+#line 4761 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
