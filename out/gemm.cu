@@ -51,7 +51,7 @@
 #define TRANSPOSE_B 0   /* 1: B is stored N x K and used transposed */
 #endif
 #ifndef WITH_STEPS
-#define WITH_STEPS 0    /* 1: also build steps 1 to 6 of d_gemm (--kernel=stepN) */
+#define WITH_STEPS 0    /* 1: also build steps 1 to 6 of d_gemm and 1 to 4 of d_gemm_hopper */
 #endif
 #line 251 "gemm.md"
 #if defined(F16_IN_F32_OUT) + defined(F16_IN_OUT) + defined(U8_IN_I32_OUT) + \
@@ -1403,7 +1403,7 @@ static Verdict compare_results(const accum_t *c_out, const exact_t *expected, co
 }
 /* ==== The harness ==== */
 #line 2413 "gemm.md"
-enum { KERNEL_FAST, KERNEL_NAIVE, KERNEL_STEP1 };   /* then step2 .. step7 (step7 is fast), then hopper */
+enum { KERNEL_FAST, KERNEL_NAIVE, KERNEL_STEP1 };   /* then step2 .. step7 (step7 is fast), hopper, hopper1 .. 5 */
 enum { VERIFY_AUTO, VERIFY_CPU, VERIFY_GPU, VERIFY_OFF };
 enum { FORMAT_TEXT, FORMAT_KV, FORMAT_CSV };
 
@@ -1468,15 +1468,24 @@ static int parse_shared_limit(const char *text)
 
 /* --kernel's choices, in the order of KERNEL_FAST, KERNEL_NAIVE, KERNEL_STEP1 ... */
 #define KERNEL_HOPPER (KERNEL_STEP1 + LAST_STEP)   /* d_gemm_hopper, the last part */
-#define KERNELS (KERNEL_HOPPER + 1)
-static const char *const KERNEL_NAMES[] = {"fast",  "naive", "step1", "step2", "step3",
-                                           "step4", "step5", "step6", "step7", "hopper"};
+#define KERNEL_HOPPER_STEP1 (KERNEL_HOPPER + 1)    /* then hopper2 .. hopper5 (hopper5 is hopper) */
+#define HOPPER_STEPS 5
+#define KERNELS (KERNEL_HOPPER_STEP1 + HOPPER_STEPS)
+static const char *const KERNEL_NAMES[] = {"fast",    "naive",   "step1",   "step2",   "step3",  "step4",
+                                           "step5",   "step6",   "step7",   "hopper",  "hopper1", "hopper2",
+                                           "hopper3", "hopper4", "hopper5"};
 static_assert(sizeof KERNEL_NAMES / sizeof KERNEL_NAMES[0] == KERNELS, "a name for every kernel");
 
 /* The step of d_gemm that a --kernel choice runs: LAST_STEP for fast, 0 for the others. */
 static int kernel_step(int kernel)
 {
     return kernel == KERNEL_FAST ? LAST_STEP : kernel >= KERNEL_STEP1 && kernel < KERNEL_HOPPER ? kernel - KERNEL_STEP1 + 1 : 0;
+}
+
+/* The step of d_gemm_hopper that a --kernel choice runs: HOPPER_STEPS for hopper, 0 for the WMMA kernels. */
+static int hopper_step(int kernel)
+{
+    return kernel == KERNEL_HOPPER ? HOPPER_STEPS : kernel >= KERNEL_HOPPER_STEP1 ? kernel - KERNEL_HOPPER_STEP1 + 1 : 0;
 }
 
 /* One option as getopt_long returns it, with its value and the word it came from: 0 to go on, 1 to stop
@@ -1490,12 +1499,9 @@ static int parse_flag(int option, const char *value, const char *word, Options *
     switch (option) {
     case 'k':
         options->kernel = parse_choice(value, KERNEL_NAMES, KERNELS);
-        if (!WITH_STEPS && options->kernel >= KERNEL_STEP1 && options->kernel < KERNEL_STEP1 + LAST_STEP - 1) {
+        if (!WITH_STEPS && ((kernel_step(options->kernel) > 0 && kernel_step(options->kernel) < LAST_STEP) ||
+                            (hopper_step(options->kernel) > 0 && hopper_step(options->kernel) < HOPPER_STEPS))) {
             snprintf(error, error_size, "--kernel=%s needs the steps built in: make STEPS=1", value);
-            return -1;
-        }
-        if (options->kernel == KERNEL_HOPPER && TYPE_PAIR == PAIR_F64_IN_OUT) {
-            snprintf(error, error_size, "--kernel=hopper: %s has no wgmma; use the WMMA kernels", TYPE_NAME);
             return -1;
         }
         break;
@@ -1606,9 +1612,9 @@ static void print_usage(FILE *out)
 {
     fprintf(out,
             "usage: gemm [options] [M N K]   (built for %s, WMMA %s, TRANSPOSE_A=%d TRANSPOSE_B=%d)\n"
-            "  -k, --kernel=fast|naive|stepN|hopper\n"
+            "  -k, --kernel=fast|naive|stepN|hopper|hopperN\n"
             "                                   d_gemm (default), d_gemm_naive, step N of d_gemm (1 to 7),\n"
-            "                                   or d_gemm_hopper (wgmma: sm_90a builds, 9.0 GPUs)\n"
+            "                                   d_gemm_hopper or its step N (1 to 5; sm_90a builds, 9.0 GPUs)\n"
             "  -v, --verify=auto|cpu|gpu|off    reference to check against (default auto)\n"
             "  -i, --iterations=N               timed runs (default 10)\n"
             "  -w, --warmup=N                   untimed runs before them (default 2)\n"
@@ -1627,7 +1633,7 @@ static void print_usage(FILE *out)
             "             4 out of memory, 5 CUDA or cuBLAS error, 6 file error\n",
             TYPE_NAME, SHAPE_NAME, TRANSPOSE_A, TRANSPOSE_B, MAX_PRINT_DIMENSION);
 }
-#line 2662 "gemm.md"
+#line 2668 "gemm.md"
 static uint64_t next_random(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
@@ -1662,7 +1668,7 @@ static void fill_accum(accum_t *x, size_t count, uint64_t seed, uint64_t stream)
     for (size_t e = 0; e < count; e++)
         x[e] = ACCUM_FROM_FLOAT(IS_INTEGER ? (float)random_int(&state, -128, 127) : (float)random_uniform(&state));
 }
-#line 2713 "gemm.md"
+#line 2719 "gemm.md"
 /* Every step of d_gemm for each tile configuration of this type pair; NULL past the last configuration, and
    for the steps before the last in a build without them (WITH_STEPS 0). */
 #define STEP_BUILT(step) (WITH_STEPS || (step) == LAST_STEP)
@@ -1694,7 +1700,7 @@ typedef struct {
     int step;            /* the step of d_gemm to run: LAST_STEP unless --kernel=stepN */
 } Gpu;
 
-static void check_hopper(const Gpu *gpu);   /* --kernel=hopper: can this GPU and build run it? (the last part) */
+static void check_hopper(const Gpu *gpu, int kernel);   /* --kernel=hopper: can this GPU and build run it? (the last part) */
 static double hopper_peak(const Options *options, const Gpu *gpu, double *median_ms);   /* the wgmma ceiling */
 
 /* How a step of d_gemm fills its slabs, from the architecture it was compiled for and the tile configuration. */
@@ -1729,8 +1735,8 @@ static void select_gpu(Gpu *gpu, const Options *options)
     gpu->shared_budget = (int)gpu->properties.sharedMemPerBlockOptin;
     if (options->shared_limit > 0 && options->shared_limit < gpu->shared_budget)
         gpu->shared_budget = options->shared_limit;
-    if (options->kernel == KERNEL_HOPPER)
-        check_hopper(gpu);   /* the last part: compute capability 9.0, an sm_90a build, the shared memory */
+    if (hopper_step(options->kernel))
+        check_hopper(gpu, options->kernel);   /* the last part: compute capability 9.0, an sm_90a build, the shared memory */
     gpu->tile = choose_tile(gpu->shared_budget);
     gpu->step = kernel_step(options->kernel) ? kernel_step(options->kernel) : LAST_STEP;
     if (gpu->tile < 0) {
@@ -1748,7 +1754,7 @@ static void select_gpu(Gpu *gpu, const Options *options)
     if (shared_bytes <= (int)gpu->properties.sharedMemPerBlockOptin)
         CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
 }
-#line 2809 "gemm.md"
+#line 2815 "gemm.md"
 static void *allocate(size_t bytes, const char *what)
 {
     void *memory = malloc(bytes > 0 ? bytes : 1);
@@ -1765,7 +1771,7 @@ static void check_device_memory(double bytes_needed)
         die(EXIT_NO_MEMORY, "this run needs %.2f GiB of device memory; %.2f GiB of %.2f GiB are free",
             bytes_needed / 0x1p30, free_bytes / 0x1p30, total_bytes / 0x1p30);
 }
-#line 2836 "gemm.md"
+#line 2842 "gemm.md"
 typedef struct {
     double median_ms, min_ms;
 } Timing;
@@ -1807,7 +1813,7 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
     free(times);
     return timing;
 }
-#line 2893 "gemm.md"
+#line 2899 "gemm.md"
 typedef struct {
     Shape shape;
     int kernel;
@@ -1826,11 +1832,11 @@ typedef struct {
 
 /* The Hopper kernel of the last part, [Past WMMA](#past-wmma-hoppers-warpgroup-mma), as the harness calls it. */
 static bool hopper_prepares(int operand);   /* 0: A, 1: B */
-static Shape hopper_shape(int m, int n, int k);
-static TileGeometry hopper_geometry(void);
+static Shape hopper_shape(int m, int n, int k, int step);
+static TileGeometry hopper_geometry(int step);
 static void setup_hopper(Run *run);
 static void launch_hopper(const Run *run);
-#line 2921 "gemm.md"
+#line 2927 "gemm.md"
 /* A tiled operand stored as rows x ld, viewed as panels: (element in panel, row, panel). A box is
    box_panels panels of box_rows rows, each row ld_shared long: the padding past the panel is out of the
    tensor, so the copy engine fills it with zeros and reads nothing for it. */
@@ -1871,7 +1877,7 @@ static void make_tensor_maps(Run *run)
                     TILE_TRANSPOSE_B ? shape->k_padded : shape->n_padded, tile.b.panel, tile.b.ld, tile.b.rows,
                     tile.b.panels, CU_TENSOR_MAP_SWIZZLE_NONE);
 }
-#line 2968 "gemm.md"
+#line 2974 "gemm.md"
 /* d_gemm's operands as it reads them: int8 operands stored the other way transposed, tf32 operands rounded. */
 static void prepare_operands(const Run *run)
 {
@@ -1891,7 +1897,7 @@ static void launch_gemm(const void *context)
 {
     const Run *run = (const Run *)context;
     const Shape *shape = &run->shape;
-    if (run->kernel == KERNEL_HOPPER) {
+    if (hopper_step(run->kernel)) {
         launch_hopper(run);
     } else if (run->kernel == KERNEL_NAIVE) {
         long long tiles = (long long)(shape->m_padded / FRAG_M) * (shape->n_padded / FRAG_N);
@@ -1920,7 +1926,7 @@ static void launch_gemm(const void *context)
     }
     CHECK_LAUNCH();
 }
-#line 3030 "gemm.md"
+#line 3036 "gemm.md"
 typedef struct {
     int available;                  /* cuBLAS has no unsigned int8 GEMM */
     cudaDataType input, output;     /* of A and B, of C */
@@ -1939,7 +1945,7 @@ static const CublasTypes CUBLAS_TYPES[] = {
     {1,           CUDA_R_64F,  CUDA_R_64F, CUBLAS_COMPUTE_64F},             /* F64_IN_OUT */
 };
 #define HAS_CUBLAS (CUBLAS_TYPES[TYPE_PAIR].available)
-#line 3051 "gemm.md"
+#line 3057 "gemm.md"
 typedef struct {
     Run run;
     cublasHandle_t handle;
@@ -1959,7 +1965,7 @@ static void launch_cublas(const void *context)
                                   cublas->run.c, types.output, shape->n_padded, types.compute,
                                   CUBLAS_GEMM_DEFAULT);
 }
-#line 3083 "gemm.md"
+#line 3089 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -1986,7 +1992,7 @@ static void write_npy(const char *prefix, const char *name, const char *descr, c
         die(EXIT_IO_ERROR, "cannot write %s: %s", path, strerror(saved));
     }
 }
-#line 3116 "gemm.md"
+#line 3122 "gemm.md"
 typedef struct {
     const char *input, *accum;   /* NumPy's type strings for A and B, and for C */
     int widen;                   /* 1: NumPy has no such type; A and B are widened, exactly, to float32 */
@@ -2022,7 +2028,7 @@ static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, 
         free(widened);
     }
 }
-#line 3160 "gemm.md"
+#line 3166 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -2117,7 +2123,7 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 3262 "gemm.md"
+#line 3268 "gemm.md"
 typedef struct {
     Shape shape;
     int verify;                                          /* VERIFY_CPU, VERIFY_GPU or VERIFY_OFF */
@@ -2139,11 +2145,11 @@ static double milliseconds_since(double start)
 {
     return (seconds_now() - start) * 1e3;
 }
-#line 3289 "gemm.md"
+#line 3295 "gemm.md"
 static Shape gemm_shape(int m, int n, int k, int tile_index, int kernel)
 {
-    if (kernel == KERNEL_HOPPER)
-        return hopper_shape(m, n, k);
+    if (hopper_step(kernel))
+        return hopper_shape(m, n, k, hopper_step(kernel));
     TileGeometry tile = tile_geometry(tile_index);
     return make_shape(m, n, k, tile.block_m, tile.block_n * tile.cluster, tile.block_k);
 }
@@ -2161,15 +2167,15 @@ static void plan_memory(Gemm *gemm, const Options *options, const Gpu *gpu)
     gemm->bytes_a_padded = (size_t)shape.rows_a_padded * shape.cols_a_padded * sizeof(input_t);
     gemm->bytes_b_padded = (size_t)shape.rows_b_padded * shape.cols_b_padded * sizeof(input_t);
     gemm->bytes_c_padded = (size_t)shape.m_padded * shape.n_padded * sizeof(accum_t);
-    gemm->run.prepare_a = options->kernel == KERNEL_HOPPER ? hopper_prepares(0) : PREPARE_A;
-    gemm->run.prepare_b = options->kernel == KERNEL_HOPPER ? hopper_prepares(1) : PREPARE_B;
+    gemm->run.prepare_a = hopper_step(options->kernel) ? hopper_prepares(0) : PREPARE_A;
+    gemm->run.prepare_b = hopper_step(options->kernel) ? hopper_prepares(1) : PREPARE_B;
     double bytes_tiled = (gemm->run.prepare_a ? (double)gemm->bytes_a_padded : 0.0) +
                          (gemm->run.prepare_b ? (double)gemm->bytes_b_padded : 0.0);
     check_device_memory((double)gemm->bytes_a_padded + gemm->bytes_b_padded + bytes_tiled +
                         gemm->bytes_c_padded * (gemm->use_cublas ? 2.0 : 1.0) +
                         (gemm->verify == VERIFY_GPU ? (double)gemm->count_c * (sizeof(exact_t) + sizeof(double)) : 0.0));
 }
-#line 3324 "gemm.md"
+#line 3330 "gemm.md"
 static void make_inputs(Gemm *gemm, const Options *options)
 {
     gemm->a = (input_t *)allocate(gemm->count_a * sizeof(input_t), "A");
@@ -2184,7 +2190,7 @@ static void make_inputs(Gemm *gemm, const Options *options)
         write_npy(options->dump_prefix, "C_in", NPY_ACCUM, gemm->c_in, gemm->shape.m, gemm->shape.n, sizeof(accum_t));
     }
 }
-#line 3344 "gemm.md"
+#line 3350 "gemm.md"
 static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2202,12 +2208,12 @@ static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
     Run *run = &gemm->run;
     run->shape = *shape;
     run->kernel = options->kernel;
-    run->unrounded = PREROUND && run->kernel == KERNEL_HOPPER;
+    run->unrounded = PREROUND && hopper_step(run->kernel);
     run->alpha = (scalar_t)options->alpha;
     run->beta = (scalar_t)options->beta;
     run->tile = gpu->tile;
     run->step = gpu->step;
-    run->cluster = run->kernel == KERNEL_HOPPER ? hopper_geometry().cluster
+    run->cluster = hopper_step(run->kernel) ? hopper_geometry(hopper_step(run->kernel)).cluster
                    : gpu->copy_engine           ? tile_geometry(gpu->tile, gpu->step).cluster
                                                 : 1;
     CHECK_CUDA(cudaMalloc(&run->a, gemm->bytes_a_padded));
@@ -2219,7 +2225,7 @@ static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
         CHECK_CUDA(cudaMalloc(&run->a_tiled, gemm->bytes_a_padded));
     if (run->prepare_b)
         CHECK_CUDA(cudaMalloc(&run->b_tiled, gemm->bytes_b_padded));
-    if (run->kernel == KERNEL_HOPPER)
+    if (hopper_step(run->kernel))
         setup_hopper(run);
     else if (gpu->copy_engine)
         make_tensor_maps(run);
@@ -2229,7 +2235,7 @@ static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
     CHECK_CUDA(cudaMemcpy(run->c, gemm->c_padded, gemm->bytes_c_padded, cudaMemcpyHostToDevice));
     gemm->h2d_ms = milliseconds_since(start);
 }
-#line 3395 "gemm.md"
+#line 3401 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -2262,7 +2268,7 @@ static void compute_reference(Gemm *gemm)
         reference_gpu(run, (exact_t)run->alpha, (exact_t)run->beta, gemm->expected, gemm->bound);
     gemm->reference_ms = milliseconds_since(start);
 }
-#line 3434 "gemm.md"
+#line 3440 "gemm.md"
 static void run_once_and_check(Gemm *gemm, const Options *options)
 {
     const Shape *shape = &gemm->shape;
@@ -2279,7 +2285,7 @@ static void run_once_and_check(Gemm *gemm, const Options *options)
     if (options->dump_prefix)
         write_npy(options->dump_prefix, "C_out", NPY_ACCUM, gemm->c_out, shape->m, shape->n, sizeof(accum_t));
 }
-#line 3457 "gemm.md"
+#line 3463 "gemm.md"
 static void time_kernels(Gemm *gemm, const Options *options)
 {
     const Shape *shape = &gemm->shape;
@@ -2301,18 +2307,18 @@ static void time_kernels(Gemm *gemm, const Options *options)
     CHECK_CUBLAS(cublasDestroy(cublas.handle));
     CHECK_CUDA(cudaFree(cublas.run.c));
 }
-#line 3484 "gemm.md"
+#line 3490 "gemm.md"
 #define RATE(timing, operations) ((operations) / ((timing).median_ms * 1e-3) / 1e12)
 
 /* The tile and the copy path of the kernel that ran. */
 static TileGeometry run_tile(const Run *run)
 {
-    return run->kernel == KERNEL_HOPPER ? hopper_geometry() : tile_geometry(run->tile, run->step);
+    return hopper_step(run->kernel) ? hopper_geometry(hopper_step(run->kernel)) : tile_geometry(run->tile, run->step);
 }
 
 static const char *run_copy_path(const Gpu *gpu, const Run *run)
 {
-    return run->kernel == KERNEL_HOPPER ? "copy-engine" : copy_path_name(gpu->ptx_version, run->tile, run->step);
+    return hopper_step(run->kernel) ? "copy-engine" : copy_path_name(gpu->ptx_version, run->tile, run->step);
 }
 
 static void report_gemm(Report *report, const Gemm *gemm, const Options *options, const Gpu *gpu)
@@ -2355,7 +2361,7 @@ static void report_gemm(Report *report, const Gemm *gemm, const Options *options
     };
     report_fields(report, fields, sizeof fields / sizeof fields[0]);
 }
-#line 3544 "gemm.md"
+#line 3550 "gemm.md"
 static void print_text_report(const Report *report, const Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2406,7 +2412,7 @@ static void free_gemm(Gemm *gemm)
     for (size_t h = 0; h < sizeof host / sizeof host[0]; h++)
         free(host[h]);
 }
-#line 3599 "gemm.md"
+#line 3605 "gemm.md"
 static int run_gemm(const Options *options, const Gpu *gpu)
 {
     Gemm gemm;
@@ -2433,7 +2439,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     free_gemm(&gemm);
     return gemm.verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 3635 "gemm.md"
+#line 3641 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -2492,7 +2498,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     return 0;
 }
 /* ==== main ==== */
-#line 3703 "gemm.md"
+#line 3709 "gemm.md"
 static int self_test(void);   /* the appendix */
 
 int main(int argc, char **argv)
@@ -2512,17 +2518,18 @@ int main(int argc, char **argv)
     return options.peak ? run_peak(&options, &gpu) : run_gemm(&options, &gpu);
 }
 /* ==== Past WMMA: Hopper's warpgroup MMA ==== */
-#line 3950 "gemm.md"
+#line 3961 "gemm.md"
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define HOPPER_BUILT 1   /* this compilation is for sm_90a: wgmma and setmaxnreg exist */
 #else
 #define HOPPER_BUILT 0
 #endif
-#define HOPPER_TYPE (TYPE_PAIR != PAIR_F64_IN_OUT)   /* f64 has no wgmma shape */
+#define HOPPER_WGMMA (TYPE_PAIR != PAIR_F64_IN_OUT)   /* f64 has no wgmma: its consumers use mma.sync */
 #define HOPPER_16BIT (TYPE_PAIR == PAIR_F16_IN_F32_OUT || TYPE_PAIR == PAIR_F16_IN_OUT || \
                       TYPE_PAIR == PAIR_BF16_IN_F32_OUT)
-#define HOPPER_A_MN (HOPPER_16BIT && TRANSPOSE_A)    /* A read as stored, M-major */
-#define HOPPER_B_MN (HOPPER_16BIT && !TRANSPOSE_B)   /* B read as stored, N-major */
+#define HOPPER_MN_OK (HOPPER_16BIT || !HOPPER_WGMMA)   /* operands read MN-major as well as K-major */
+#define HOPPER_A_MN (HOPPER_MN_OK && TRANSPOSE_A)    /* A read as stored, M-major */
+#define HOPPER_B_MN (HOPPER_MN_OK && !TRANSPOSE_B)   /* B read as stored, N-major */
 #define HOPPER_TRANSPOSE_A (TRANSPOSE_A && !HOPPER_A_MN)    /* transposed to M x K first */
 #define HOPPER_TRANSPOSE_B (!TRANSPOSE_B && !HOPPER_B_MN)   /* transposed to N x K first */
 #define HOPPER_ROW 128                             /* bytes per row of the swizzled layout */
@@ -2537,34 +2544,47 @@ __device__ static inline unsigned long long operand_descriptor(const void *start
            (unsigned long long)(leading >> 4 & 0x3FFF) << 16 |
            (unsigned long long)(stride >> 4 & 0x3FFF) << 32 | 1ull << 62;
 }
-#line 4002 "gemm.md"
+#line 4019 "gemm.md"
+enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper5 (hopper5 is --kernel=hopper) */
+    HOPPER_ONE_CONSUMER = 1,   /* wgmma on swizzled slabs; a producer and one consumer warpgroup */
+    HOPPER_TWO_CONSUMERS,      /* two consumers: twice the rows per slab of B */
+    HOPPER_IN_FLIGHT,          /* one wgmma group in flight while the next is issued */
+    HOPPER_CLUSTER,            /* clusters of two along M share B's slabs */
+    HOPPER_PERSISTENT,         /* one cluster per pair of SMs, looping over tiles */
+    HOPPER_LAST = HOPPER_PERSISTENT
+};
+
 typedef struct {
     int block_m, block_n, block_k;   /* the block tile; block_k is one 128-byte row of K */
     int consumers;                   /* warpgroups that multiply, block_m / consumers rows each */
     int stages;                      /* slabs in shared memory */
+    int pending;                     /* wgmma groups a consumer leaves in flight: 0 or 1 */
     int cluster;                     /* blocks along M that share each slab of B */
+    bool persistent;                 /* a grid of what fits at once, each cluster looping over tiles */
     int threads;                     /* the consumers and one producer warpgroup */
     int a_bytes, b_bytes;            /* one slab of each */
     int shared_bytes;                /* the stages, the barriers, 1 KiB to align the first slab */
 } HopperTile;
 
-__host__ __device__ constexpr HopperTile hopper_tile(void)
+__host__ __device__ constexpr HopperTile hopper_tile(int step = HOPPER_LAST)
 {
     HopperTile tile = {};
     bool tall = TYPE_PAIR == PAIR_F16_IN_OUT;   /* half accumulators: 128 rows per consumer */
-    tile.block_m = tall ? 256 : 128;
-    tile.block_n = 256;
+    tile.consumers = step >= HOPPER_TWO_CONSUMERS ? 2 : 1;
+    tile.block_m = (tall ? 128 : 64) * tile.consumers;
+    tile.block_n = HOPPER_WGMMA ? 256 : 128;   /* f64: 64 accumulators per thread, 128 registers */
     tile.block_k = HOPPER_ROW / (int)sizeof(input_t);
-    tile.consumers = 2;
-    tile.stages = tall ? 3 : 4;
-    tile.cluster = 2;
+    tile.stages = tall ? 3 : HOPPER_WGMMA ? 4 : 6;
+    tile.pending = step >= HOPPER_IN_FLIGHT ? 1 : 0;
+    tile.cluster = step >= HOPPER_CLUSTER ? 2 : 1;
+    tile.persistent = step >= HOPPER_PERSISTENT;
     tile.threads = (tile.consumers + 1) * 128;
     tile.a_bytes = tile.block_m * HOPPER_ROW;
     tile.b_bytes = tile.block_n * HOPPER_ROW;
     tile.shared_bytes = 1024 + tile.stages * (tile.a_bytes + tile.b_bytes) + 2 * tile.stages * 8;
     return tile;
 }
-#line 4034 "gemm.md"
+#line 4064 "gemm.md"
 __device__ static inline unsigned long long slab_descriptor(const unsigned char *slab, bool mn_major, int first,
                                                             int step)
 {
@@ -2575,7 +2595,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
     return operand_descriptor(slab + first * HOPPER_ROW + step * HOPPER_K * (int)sizeof(input_t), 16,
                               8 * HOPPER_ROW);
 }
-#line 4056 "gemm.md"
+#line 4086 "gemm.md"
 #define WGMMA_LOW "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
@@ -2630,22 +2650,27 @@ typedef int wgmma_acc_t;
     asm volatile(WGMMA_SCALE_D(130) "m64n256k32." WGMMA_TYPES " {" WGMMA_LOW WGMMA_HIGH "}, %128, %129, p;\n}\n" \
                  : WGMMA_D64("+r", d, 0), WGMMA_D64("+r", d, 64) : "l"(a), "l"(b), "r"((int)(scale)))
 #else
-typedef double wgmma_acc_t;   /* f64: no wgmma */
-#define WGMMA_REGS 1
+typedef double wgmma_acc_t;   /* f64: 16 rows x 64 columns of mma.sync results, laid out as wgmma's */
+#define WGMMA_REGS 32
 #define WGMMA(d, a, b, scale) ((void)(a), (void)(b), (void)(scale))
 #endif
-#line 4124 "gemm.md"
-#if HOPPER_BUILT && HOPPER_TYPE
+#line 4154 "gemm.md"
+#if HOPPER_BUILT
 #define HOPPER_ASM(text) asm volatile(text ::: "memory")
 #else
 #define HOPPER_ASM(text)
 #endif
-__device__ static inline void wgmma_fence(void) { HOPPER_ASM("wgmma.fence.sync.aligned;\n"); }
-__device__ static inline void wgmma_commit(void) { HOPPER_ASM("wgmma.commit_group.sync.aligned;\n"); }
+#if HOPPER_BUILT && HOPPER_WGMMA
+#define WGMMA_ASM(text) asm volatile(text ::: "memory")
+#else
+#define WGMMA_ASM(text)
+#endif
+__device__ static inline void wgmma_fence(void) { WGMMA_ASM("wgmma.fence.sync.aligned;\n"); }
+__device__ static inline void wgmma_commit(void) { WGMMA_ASM("wgmma.commit_group.sync.aligned;\n"); }
 template <int PENDING>
 __device__ static inline void wgmma_wait(void)
 {
-#if HOPPER_BUILT && HOPPER_TYPE
+#if HOPPER_BUILT && HOPPER_WGMMA
     asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(PENDING) : "memory");
 #endif
 }
@@ -2656,7 +2681,7 @@ __device__ static inline void settle(float &r) { asm volatile("" : "+f"(r)::"mem
 __device__ static inline void settle(unsigned &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(int &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(double &r) { asm volatile("" : "+d"(r)::"memory"); }
-#line 4171 "gemm.md"
+#line 4206 "gemm.md"
 /* Requests the slab k_tile of an operand from row (along M or N) mn0 on, into `slab`. */
 __device__ static inline void copy_operand(void *slab, const CUtensorMap *map, bool mn_major, int mn0, int k_tile,
                                            unsigned long long *full, unsigned short mask)
@@ -2670,9 +2695,10 @@ __device__ static inline void copy_operand(void *slab, const CUtensorMap *map, b
 
 /* Where a block's tile number `index` of C lies: clusters take tiles in groups of GROUP_ROWS rows, and the
    block of rank `rank` takes its cluster tile's rows from rank * block_m. */
+template <int STEP>
 __device__ static inline void hopper_position(int index, int rank, const Shape *shape, int *m0, int *n0)
 {
-    constexpr HopperTile tile = hopper_tile();
+    constexpr HopperTile tile = hopper_tile(STEP);
     int row, col;
     block_position(index, 1, GROUP_ROWS, shape->m_padded / (tile.block_m * tile.cluster), shape->n_padded / tile.block_n,
                    &row, &col);
@@ -2681,16 +2707,17 @@ __device__ static inline void hopper_position(int index, int rank, const Shape *
 }
 
 /* The producer's thread: every slab of every tile of this block, in order, through the stages. */
+template <int STEP>
 __device__ static inline void produce(unsigned char *slabs, unsigned long long *full, unsigned long long *empty,
                                       const CUtensorMap *a_map, const CUtensorMap *b_map, const Shape *shape,
                                       int rank)
 {
-    constexpr HopperTile tile = hopper_tile();
+    constexpr HopperTile tile = hopper_tile(STEP);
     int tiles = shape->m_padded / (tile.block_m * tile.cluster) * (shape->n_padded / tile.block_n);
     int k_tiles = shape->k_padded / tile.block_k, use = 0;
     for (int index = blockIdx.x / tile.cluster; index < tiles; index += gridDim.x / tile.cluster) {
         int m0, n0;
-        hopper_position(index, rank, shape, &m0, &n0);
+        hopper_position<STEP>(index, rank, shape, &m0, &n0);
         for (int k_tile = 0; k_tile < k_tiles; k_tile++, use++) {
             int s = use % tile.stages;
             if (use >= tile.stages)
@@ -2699,47 +2726,142 @@ __device__ static inline void produce(unsigned char *slabs, unsigned long long *
             barrier_arrive_expect(&full[s], tile.a_bytes + tile.b_bytes);
             copy_operand(a_slab, a_map, HOPPER_A_MN, m0, k_tile, &full[s], 0);
             copy_operand(b_slab + rank * (tile.b_bytes / tile.cluster), b_map, HOPPER_B_MN,
-                         n0 + rank * (tile.block_n / tile.cluster), k_tile, &full[s], (1 << tile.cluster) - 1);
+                         n0 + rank * (tile.block_n / tile.cluster), k_tile, &full[s],
+                         tile.cluster > 1 ? (1 << tile.cluster) - 1 : 0);
         }
     }
 }
-#line 4224 "gemm.md"
-#define HOPPER_SUBTILES (hopper_tile().block_m / hopper_tile().consumers / 64)   /* wgmmas of 64 rows per K step */
+#line 4264 "gemm.md"
+/* Accumulator sets per consumer thread: one per 64-row wgmma (f64: one per 16-row mma.sync of a warp's 32 rows). */
+#define HOPPER_SUBTILES(step) (HOPPER_WGMMA ? hopper_tile(step).block_m / hopper_tile(step).consumers / 64 : 2)
+#define HOPPER_RELEASERS (HOPPER_WGMMA ? 1 : 4)   /* arrivals per consumer on `empty`: one, or each warp's (f64) */
+
+template <int STEP>
+__device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][WGMMA_REGS],
+                                            const unsigned char *a_slab, const unsigned char *b_slab, int consumer,
+                                            bool first);
+
+/* A consumer is done with the slab in buffer s: one arrival on `empty` in every block of the cluster. */
+__device__ static inline void release_buffer(unsigned long long *empty, int cluster)
+{
+    if (threadIdx.x % (HOPPER_WGMMA ? 128 : 32) == 0)
+        barrier_arrive(empty, cluster);
+}
 
 /* One consumer warpgroup's multiplication of a tile: every slab of K into the accumulators d. */
-__device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES][WGMMA_REGS], unsigned char *slabs,
+template <int STEP>
+__device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][WGMMA_REGS], unsigned char *slabs,
                                       unsigned long long *full, unsigned long long *empty, int k_tiles, int consumer,
                                       int *use)
 {
-    constexpr HopperTile tile = hopper_tile();
+    constexpr HopperTile tile = hopper_tile(STEP);
     int previous = -1;
     for (int k_tile = 0; k_tile < k_tiles; k_tile++, (*use)++) {
         int s = *use % tile.stages;
         barrier_wait(&full[s], *use / tile.stages);
         const unsigned char *a_slab = slabs + s * (tile.a_bytes + tile.b_bytes), *b_slab = a_slab + tile.a_bytes;
-        wgmma_fence();
-#pragma unroll
-        for (int step = 0; step < tile.block_k / HOPPER_K; step++)
-#pragma unroll
-            for (int sub = 0; sub < HOPPER_SUBTILES; sub++)
-                WGMMA(d[sub], slab_descriptor(a_slab, HOPPER_A_MN, (consumer * HOPPER_SUBTILES + sub) * 64, step),
-                      slab_descriptor(b_slab, HOPPER_B_MN, 0, step), k_tile > 0 || step > 0);
-        wgmma_commit();
-        wgmma_wait<1>();   /* the group before this one is done: its buffer is free */
-        if (previous >= 0 && threadIdx.x % 128 == 0)
-            barrier_arrive(&empty[previous], tile.cluster);
+        multiply_slab<STEP>(d, a_slab, b_slab, consumer, k_tile == 0);
+        wgmma_wait<tile.pending>();   /* at most `pending` groups still reading their slabs */
+        int done = tile.pending ? previous : s;
+        if (done >= 0)
+            release_buffer(&empty[done], tile.cluster);
         previous = s;
     }
     wgmma_wait<0>();
-    if (previous >= 0 && threadIdx.x % 128 == 0)
-        barrier_arrive(&empty[previous], tile.cluster);
+    if (tile.pending && previous >= 0)
+        release_buffer(&empty[previous], tile.cluster);
 #pragma unroll
-    for (int sub = 0; sub < HOPPER_SUBTILES; sub++)
+    for (int sub = 0; sub < HOPPER_SUBTILES(STEP); sub++)
 #pragma unroll
         for (int r = 0; r < WGMMA_REGS; r++)
             settle(d[sub][r]);
 }
-#line 4272 "gemm.md"
+#line 4314 "gemm.md"
+#if HOPPER_WGMMA
+template <int STEP>
+__device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][WGMMA_REGS],
+                                            const unsigned char *a_slab, const unsigned char *b_slab, int consumer,
+                                            bool first)
+{
+    constexpr HopperTile tile = hopper_tile(STEP);
+    wgmma_fence();
+#pragma unroll
+    for (int step = 0; step < tile.block_k / HOPPER_K; step++)
+#pragma unroll
+        for (int sub = 0; sub < HOPPER_SUBTILES(STEP); sub++)
+            WGMMA(d[sub], slab_descriptor(a_slab, HOPPER_A_MN, (consumer * HOPPER_SUBTILES(STEP) + sub) * 64, step),
+                  slab_descriptor(b_slab, HOPPER_B_MN, 0, step), !first || step > 0);
+    wgmma_commit();
+}
+#endif
+#line 4364 "gemm.md"
+#if !HOPPER_WGMMA
+/* The byte offset of element (mn, k) in a swizzled slab, K-major or MN-major (The swizzled layout). */
+__device__ static inline int slab_offset(bool mn_major, int mn, int k)
+{
+    constexpr int per_row = HOPPER_ROW / (int)sizeof(input_t), block_k = hopper_tile().block_k;
+    int row = mn_major ? mn / per_row * block_k + k : mn;   /* the 128-byte row */
+    int byte = (mn_major ? mn % per_row : k) * (int)sizeof(input_t);
+    return row * HOPPER_ROW + ((byte / 16 ^ row % 8) * 16) + byte % 16;
+}
+
+/* Elements 4t .. 4t + 3 of K of row or column mn of a slab. */
+__device__ static inline void load_four(const unsigned char *slab, bool mn_major, int mn, int t, double (&v)[4])
+{
+#pragma unroll
+    for (int h = 0; h < 4; h += 2) {
+        if (mn_major) {
+            v[h] = *(const double *)(slab + slab_offset(true, mn, 4 * t + h));
+            v[h + 1] = *(const double *)(slab + slab_offset(true, mn, 4 * t + h + 1));
+        } else {
+            double2 pair = *(const double2 *)(slab + slab_offset(false, mn, 4 * t + h));
+            v[h] = pair.x;
+            v[h + 1] = pair.y;
+        }
+    }
+}
+#endif
+#line 4396 "gemm.md"
+#if !HOPPER_WGMMA
+#define MMA_F64(d, i, a, b)                                                                                  \
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "                     \
+                 "{%4, %5, %6, %7, %8, %9, %10, %11}, {%12, %13, %14, %15}, {%0, %1, %2, %3};\n"           \
+                 : "+d"(d[i]), "+d"(d[i + 1]), "+d"(d[i + 2]), "+d"(d[i + 3])                                \
+                 : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]),   \
+                   "d"(b[0]), "d"(b[1]), "d"(b[2]), "d"(b[3]))
+
+template <int STEP>
+__device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][WGMMA_REGS],
+                                            const unsigned char *a_slab, const unsigned char *b_slab, int consumer,
+                                            bool first)
+{
+    int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4, warp = threadIdx.x % 128 / 32;
+    int row = consumer * 64 + warp / 2 * 32 + g, col = warp % 2 * 64 + g;
+    double a[2][8], upper[4], lower[4], b[4];
+#pragma unroll
+    for (int sub = 0; sub < 2; sub++) {
+        load_four(a_slab, HOPPER_A_MN, row + 16 * sub, t, upper);
+        load_four(a_slab, HOPPER_A_MN, row + 16 * sub + 8, t, lower);
+#pragma unroll
+        for (int j = 0; j < 4; j++) {
+            a[sub][2 * j] = upper[j];
+            a[sub][2 * j + 1] = lower[j];
+        }
+    }
+    if (first)   /* -0.0: ptxas (CUDA 13.0) miscompiles this mma when all of C is +0.0 */
+#pragma unroll
+        for (int r = 0; r < WGMMA_REGS; r++)
+            d[0][r] = d[1][r] = -0.0;
+#pragma unroll
+    for (int j = 0; j < 8; j++) {   /* each of B's loads serves two mma.syncs */
+        load_four(b_slab, HOPPER_B_MN, col + 8 * j, t, b);
+        MMA_F64(d[0], 4 * j, a[0], b);
+        MMA_F64(d[1], 4 * j, a[1], b);
+    }
+    __syncwarp();   /* every lane's loads are done before lane 0 releases the buffer */
+}
+#endif
+#line 4448 "gemm.md"
 typedef struct __align__(2 * sizeof(accum_t)) {
     accum_t value[2];
 } AccumPair;
@@ -2754,13 +2876,28 @@ __device__ static inline accum_t accumulator(const wgmma_acc_t (&d)[WGMMA_REGS],
 #endif
 }
 
-/* C = alpha * d + beta * C for a consumer's 64 x 256 rows from (row0, col0). */
-__device__ static inline void store_hopper(const wgmma_acc_t (&d)[WGMMA_REGS], accum_t *c, int ldc, int row0,
-                                           int col0, scalar_t alpha, scalar_t beta)
+#define HOPPER_COLS (HOPPER_WGMMA ? hopper_tile().block_n : 64)   /* columns of one accumulator set */
+
+/* Where accumulator set `sub` of this consumer thread starts in C, for the tile at (m0, n0). */
+__device__ static inline void accumulator_origin(int sub, int subtiles, int warpgroup, int m0, int n0, int *row,
+                                                 int *col)
 {
-    int lane = threadIdx.x % 32, row = row0 + threadIdx.x % 128 / 32 * 16 + lane / 4, col = col0 + lane % 4 * 2;
+    int warp = threadIdx.x % 128 / 32, lane = threadIdx.x % 32;
+    if (HOPPER_WGMMA) {   /* warp w: rows 16w .. 16w + 15 of each 64-row wgmma, every column */
+        *row = m0 + (warpgroup * subtiles + sub) * 64 + warp * 16 + lane / 4;
+        *col = n0 + lane % 4 * 2;
+    } else {              /* f64, warp w: 32 rows from 32 (w / 2), 64 columns from 64 (w mod 2) */
+        *row = m0 + warpgroup * 64 + warp / 2 * 32 + sub * 16 + lane / 4;
+        *col = n0 + warp % 2 * 64 + lane % 4 * 2;
+    }
+}
+
+/* C = alpha * d + beta * C for one accumulator set, this thread's elements from (row, col). */
+__device__ static inline void store_hopper(const wgmma_acc_t (&d)[WGMMA_REGS], accum_t *c, int ldc, int row, int col,
+                                           scalar_t alpha, scalar_t beta)
+{
 #pragma unroll
-    for (int j = 0; j < hopper_tile().block_n / 8; j++)
+    for (int j = 0; j < HOPPER_COLS / 8; j++)
 #pragma unroll
         for (int half = 0; half < 2; half++) {
             AccumPair *destination = (AccumPair *)(c + (size_t)(row + 8 * half) * ldc + col + 8 * j);
@@ -2772,13 +2909,14 @@ __device__ static inline void store_hopper(const wgmma_acc_t (&d)[WGMMA_REGS], a
             *destination = result;
         }
 }
-#line 4317 "gemm.md"
-__global__ void __launch_bounds__(hopper_tile().threads, 1)
+#line 4510 "gemm.md"
+template <int STEP>
+__global__ void __launch_bounds__(hopper_tile(STEP).threads, 1)
 d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t beta,
               const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map)
 {
-#if HOPPER_BUILT && HOPPER_TYPE
-    constexpr HopperTile tile = hopper_tile();
+#if HOPPER_BUILT
+    constexpr HopperTile tile = hopper_tile(STEP);
     extern __shared__ __align__(1024) unsigned char shared_raw[];
     unsigned char *slabs = shared_raw + (-shared_address(shared_raw) & 1023);   /* the swizzle needs 1 KiB */
     unsigned long long *full = (unsigned long long *)(slabs + tile.stages * (tile.a_bytes + tile.b_bytes));
@@ -2786,7 +2924,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
     if (threadIdx.x == 0)
         for (int s = 0; s < tile.stages; s++) {
             barrier_init(&full[s], 1);
-            barrier_init(&empty[s], tile.consumers * tile.cluster);
+            barrier_init(&empty[s], tile.consumers * HOPPER_RELEASERS * tile.cluster);
         }
     fence_barrier_init();
     cluster_sync();   /* both blocks' barriers are ready before either copies */
@@ -2794,24 +2932,27 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
     if (warpgroup == tile.consumers) {
         producer_registers();
         if (threadIdx.x % 128 == 0)
-            produce(slabs, full, empty, &a_map, &b_map, &shape, rank);
+            produce<STEP>(slabs, full, empty, &a_map, &b_map, &shape, rank);
     } else {
         consumer_registers();
-        wgmma_acc_t d[HOPPER_SUBTILES][WGMMA_REGS];
+        wgmma_acc_t d[HOPPER_SUBTILES(STEP)][WGMMA_REGS];
         int tiles = shape.m_padded / (tile.block_m * tile.cluster) * (shape.n_padded / tile.block_n), use = 0;
         for (int index = blockIdx.x / tile.cluster; index < tiles; index += gridDim.x / tile.cluster) {
             int m0, n0;
-            hopper_position(index, rank, &shape, &m0, &n0);
-            consume(d, slabs, full, empty, shape.k_padded / tile.block_k, warpgroup, &use);
+            hopper_position<STEP>(index, rank, &shape, &m0, &n0);
+            consume<STEP>(d, slabs, full, empty, shape.k_padded / tile.block_k, warpgroup, &use);
 #pragma unroll
-            for (int sub = 0; sub < HOPPER_SUBTILES; sub++)
-                store_hopper(d[sub], c, shape.n_padded, m0 + (warpgroup * HOPPER_SUBTILES + sub) * 64, n0, alpha, beta);
+            for (int sub = 0; sub < HOPPER_SUBTILES(STEP); sub++) {
+                int row, col;
+                accumulator_origin(sub, HOPPER_SUBTILES(STEP), warpgroup, m0, n0, &row, &col);
+                store_hopper(d[sub], c, shape.n_padded, row, col, alpha, beta);
+            }
         }
     }
     cluster_sync();   /* the other block may still copy into us or arrive on our barriers */
 #endif
 }
-#line 4369 "gemm.md"
+#line 4568 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed; rows and cols are multiples of 32. 32 x 8 threads per block,
    a 32 x 32 tile each. */
@@ -2843,17 +2984,17 @@ static bool hopper_prepares(int operand)
 {
     return operand == 0 ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 4409 "gemm.md"
-static Shape hopper_shape(int m, int n, int k)
+#line 4608 "gemm.md"
+static Shape hopper_shape(int m, int n, int k, int step)
 {
-    HopperTile tile = hopper_tile();
+    HopperTile tile = hopper_tile(step);
     return make_shape(m, n, k, tile.block_m * tile.cluster, tile.block_n, tile.block_k);
 }
 
 static void make_hopper_maps(Run *run)
 {
     const Shape *shape = &run->shape;
-    HopperTile tile = hopper_tile();
+    HopperTile tile = hopper_tile(hopper_step(run->kernel));
     int panel = HOPPER_ROW / (int)sizeof(input_t), b_share = tile.block_n / tile.cluster;
     CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_128B;
     if (HOPPER_A_MN)   /* A stored K x M */
@@ -2869,10 +3010,10 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, run->b_tiled, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 4443 "gemm.md"
-static TileGeometry hopper_geometry(void)
+#line 4642 "gemm.md"
+static TileGeometry hopper_geometry(int step)
 {
-    HopperTile hopper = hopper_tile();
+    HopperTile hopper = hopper_tile(step);
     TileGeometry tile = {};
     tile.block_m = hopper.block_m;
     tile.block_n = hopper.block_n;
@@ -2892,23 +3033,32 @@ static bool hopper_runs_here(const Gpu *gpu)
     return gpu->cc == 90 && built;
 }
 
-static void check_hopper(const Gpu *gpu)
+/* d_gemm_hopper for every step; steps before the last only in builds with them (WITH_STEPS). */
+#define HOPPER_STEP_BUILT(step) (WITH_STEPS || (step) == HOPPER_LAST)
+#define HOPPER_KERNEL(step) ((const void *)d_gemm_hopper<HOPPER_STEP_BUILT(step) ? (step) : HOPPER_LAST>)
+static const void *const HOPPER_KERNELS[HOPPER_LAST] = {HOPPER_KERNEL(1), HOPPER_KERNEL(2), HOPPER_KERNEL(3),
+                                                        HOPPER_KERNEL(4), HOPPER_KERNEL(5)};
+static_assert(HOPPER_LAST == 5 && HOPPER_LAST == HOPPER_STEPS, "a kernel and a --kernel name for every step");
+
+static void check_hopper(const Gpu *gpu, int kernel)
 {
+    const char *name = KERNEL_NAMES[kernel];
+    HopperTile tile = hopper_tile(hopper_step(kernel));
     if (!hopper_runs_here(gpu))
-        die(EXIT_NO_GPU, "--kernel=hopper needs a GPU of compute capability 9.0 and a build for it (make ARCH=90a); "
-            "%s has %d.%d%s", gpu->properties.name, gpu->cc / 10, gpu->cc % 10,
+        die(EXIT_NO_GPU, "--kernel=%s needs a GPU of compute capability 9.0 and a build for it (make ARCH=90a); "
+            "%s has %d.%d%s", name, gpu->properties.name, gpu->cc / 10, gpu->cc % 10,
             gpu->cc == 90 ? " but this build has no sm_90a code" : "");
-    if (hopper_tile().shared_bytes > gpu->shared_budget)
-        die(EXIT_NO_GPU, "--kernel=hopper needs %d bytes of shared memory per block; %s allows %d",
-            hopper_tile().shared_bytes, gpu->properties.name, gpu->shared_budget);
-    CHECK_CUDA(cudaFuncSetAttribute(d_gemm_hopper, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    hopper_tile().shared_bytes));
+    if (tile.shared_bytes > gpu->shared_budget)
+        die(EXIT_NO_GPU, "--kernel=%s needs %d bytes of shared memory per block; %s allows %d", name,
+            tile.shared_bytes, gpu->properties.name, gpu->shared_budget);
+    CHECK_CUDA(cudaFuncSetAttribute(HOPPER_KERNELS[hopper_step(kernel) - 1],
+                                    cudaFuncAttributeMaxDynamicSharedMemorySize, tile.shared_bytes));
 }
-#line 4485 "gemm.md"
+#line 4693 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. */
-static cudaLaunchConfig_t hopper_launch(int clusters, cudaLaunchAttribute *attribute)
+static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
 {
-    HopperTile hopper = hopper_tile();
+    HopperTile hopper = hopper_tile(step);
     attribute->id = cudaLaunchAttributeClusterDimension;
     attribute->val.clusterDim.x = hopper.cluster;
     attribute->val.clusterDim.y = 1;
@@ -2922,19 +3072,20 @@ static cudaLaunchConfig_t hopper_launch(int clusters, cudaLaunchAttribute *attri
     return config;
 }
 
-/* Once per run: the tensor maps, and how many clusters the persistent grid has. */
+/* Once per run: the tensor maps, and how many clusters the grid has (persistent: what fits at once). */
 static void setup_hopper(Run *run)
 {
     make_hopper_maps(run);
-    HopperTile tile = hopper_tile();
+    int step = hopper_step(run->kernel);
+    HopperTile tile = hopper_tile(step);
     int tiles = run->shape.m_padded / (tile.block_m * tile.cluster) * (run->shape.n_padded / tile.block_n);
     int fit = 0;
     cudaLaunchAttribute attribute;
-    cudaLaunchConfig_t config = hopper_launch(tiles, &attribute);
-    CHECK_CUDA(cudaOccupancyMaxActiveClusters(&fit, d_gemm_hopper, &config));
+    cudaLaunchConfig_t config = hopper_launch(step, tiles, &attribute);
+    CHECK_CUDA(cudaOccupancyMaxActiveClusters(&fit, HOPPER_KERNELS[step - 1], &config));
     if (fit < 1)
         die(EXIT_CUDA_ERROR, "no cluster of d_gemm_hopper fits on this GPU");
-    run->grid_clusters = fit < tiles ? fit : tiles;
+    run->grid_clusters = tile.persistent && fit < tiles ? fit : tiles;
 }
 
 static void launch_hopper(const Run *run)
@@ -2944,13 +3095,14 @@ static void launch_hopper(const Run *run)
         transpose_for_hopper(run->a, run->a_tiled, shape->rows_a_padded, shape->cols_a_padded);
     if (hopper_prepares(1))
         transpose_for_hopper(run->b, run->b_tiled, shape->rows_b_padded, shape->cols_b_padded);
+    int step = hopper_step(run->kernel);
     cudaLaunchAttribute attribute;
-    cudaLaunchConfig_t config = hopper_launch(run->grid_clusters, &attribute);
+    cudaLaunchConfig_t config = hopper_launch(step, run->grid_clusters, &attribute);
     Run copy = *run;   /* the kernel's arguments; the launch takes a pointer to each */
     void *arguments[] = {&copy.c, &copy.shape, &copy.alpha, &copy.beta, &copy.a_map, &copy.b_map};
-    CHECK_CUDA(cudaLaunchKernelExC(&config, (const void *)d_gemm_hopper, arguments));
+    CHECK_CUDA(cudaLaunchKernelExC(&config, HOPPER_KERNELS[step - 1], arguments));
 }
-#line 4551 "gemm.md"
+#line 4763 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -2958,14 +3110,16 @@ static void launch_hopper(const Run *run)
 __global__ void __launch_bounds__(HOPPER_PEAK_WARPGROUPS * 128, 1)
 d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
 {
-#if HOPPER_BUILT && HOPPER_TYPE
+#if HOPPER_BUILT
+    wgmma_acc_t d[WGMMA_REGS];
+#endif
+#if HOPPER_BUILT && HOPPER_WGMMA
     extern __shared__ __align__(1024) unsigned char shared_raw[];
     unsigned char *slabs = shared_raw + (-shared_address(shared_raw) & 1023);
     for (int i = threadIdx.x; i < HOPPER_PEAK_BYTES / 16; i += blockDim.x)
         ((uint4 *)slabs)[i] = operands[i];
     asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");   /* for the tensor cores' reads */
     __syncthreads();
-    wgmma_acc_t d[WGMMA_REGS];
     for (int iteration = 0; iteration < iterations; iteration++) {
         wgmma_fence();
 #pragma unroll
@@ -2976,6 +3130,22 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
         wgmma_wait<1>();
     }
     wgmma_wait<0>();
+#elif HOPPER_BUILT   /* f64: sixteen independent m16n8k16 mma.syncs per warp, operands in registers */
+    const double *values = (const double *)operands;
+    int lane = threadIdx.x % 32;
+    double a[8], b[4];
+    for (int i = 0; i < 8; i++)
+        a[i] = values[lane * 8 + i];
+    for (int i = 0; i < 4; i++)
+        b[i] = values[256 + lane * 4 + i];
+    for (int r = 0; r < WGMMA_REGS; r++)
+        d[r] = -0.0;
+    for (int iteration = 0; iteration < iterations; iteration++)
+#pragma unroll
+        for (int j = 0; j < 16; j++)   /* as many mma.syncs per warp as a slab of d_gemm_hopper */
+            MMA_F64(d, 4 * (j % 8), a, b);
+#endif
+#if HOPPER_BUILT
     wgmma_acc_t sum = 0;
 #pragma unroll
     for (int r = 0; r < WGMMA_REGS; r++) {
@@ -2985,7 +3155,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 4591 "gemm.md"
+#line 4821 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -3002,7 +3172,7 @@ static void launch_hopper_peak(const void *context)
 
 static double hopper_peak(const Options *options, const Gpu *gpu, double *median_ms)
 {
-    if (!HOPPER_TYPE || !hopper_runs_here(gpu))
+    if (!hopper_runs_here(gpu))
         return 0.0;
     HopperPeak peak = {NULL, NULL, gpu->properties.multiProcessorCount};
     CHECK_CUDA(cudaFuncSetAttribute(d_peak_hopper, cudaFuncAttributeMaxDynamicSharedMemorySize, HOPPER_PEAK_BYTES + 1024));
@@ -3022,7 +3192,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 4761 "gemm.md"
+#line 5031 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)

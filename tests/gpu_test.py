@@ -39,10 +39,12 @@ What it does, in one call that must stay under ten minutes:
      with alpha and beta, each smaller budget for two transpositions, the copy path each step must report,
      memcheck on every step and racecheck on steps 1 to 4 (fp16 and f64) at the sanitizers' small size;
      and a compute_80 and a compute_75 build of fp16 whose steps run the cp.async and plain-load paths;
+     on a 9.0 GPU the same builds also run steps 1 to 4 of d_gemm_hopper (--kernel=hopper1 .. hopper4)
+     at 127 253 61 and 1000 777 333 with alpha and beta;
   8. d_gemm_hopper (gemm.md, "Past WMMA"; --kernel=hopper, on a GPU of compute capability 9.0 in the
-     sm_90a builds that ARCH=90 makes): every type pair with wgmma, each transposition, at 1 1 1,
-     127 253 61, 1000 777 333 and 513 1031 1100 with alpha and beta and 2048^3 on the GPU reference;
-     memcheck for each type pair; f64 must exit 2 and a compute_80 build 3, each with one line; on a GPU
+     sm_90a builds that ARCH=90 makes): every type pair (f64 through mma.sync), each transposition, at
+     1 1 1, 127 253 61, 1000 777 333 and 513 1031 1100 with alpha and beta and 2048^3 on the GPU
+     reference; memcheck for each type pair; a compute_80 build must exit 3 with one line; on a GPU
      that is not 9.0 (nvidia-smi's compute_cap) every type pair must exit 3 instead;
   9. prints a summary table and `gpu-test: N passed, N failed`; exits 1 on any
      failure (a check that did not run counts as failed).  The full log and a
@@ -83,8 +85,9 @@ INTEGER_TYPES = ("U8_IN_I32_OUT", "I8_IN_I32_OUT")
 TRANSPOSITIONS = ((0, 0), (0, 1), (1, 0), (1, 1))
 KERNELS = ("fast", "naive")
 STEPS = tuple("step%d" % n for n in range(1, 7))   # step7 is d_gemm, which the main part runs as "fast"
+HOPPER_STEPS = tuple("hopper%d" % n for n in range(1, 5))   # hopper5 is d_gemm_hopper, which the hopper part runs
 KERNEL_ALIASES = dict({"fast": ("fast", "d_gemm"), "naive": ("naive", "d_gemm_naive")},
-                      hopper=("hopper",), **{step: (step,) for step in STEPS})
+                      hopper=("hopper",), **{step: (step,) for step in STEPS + HOPPER_STEPS})
 STEP_SIZES = ((1, 1, 1), (127, 253, 61), (1000, 777, 333))
 RACECHECK_STEPS = STEPS[:4]                          # the steps without the copy engine
 RACECHECK_STEP_TYPES = ("F16_IN_F32_OUT", "F64_IN_OUT")
@@ -638,18 +641,20 @@ class Tester:
                 self.gemm_run(config, step, TIER_SIZES[0], scaled + ["--shared-limit=%s" % budget],
                               "%s %s %s" % (step, budget, "x".join(map(str, TIER_SIZES[0]))), alpha=alpha, beta=beta,
                               budget=int(budget[:-1]) * 1024, copy_path=copy_path)
+        if self.cc == "9.0" and not config.arch:   # d_gemm_hopper's steps: sm_90a code on a 9.0 GPU
+            for step in HOPPER_STEPS:
+                for size in HOPPER_SIZES[1:3]:
+                    self.gemm_run(config, step, size, scaled,
+                                  "%s %s a=%s b=%s" % (step, "x".join(map(str, size)), alpha, beta),
+                                  alpha=alpha, beta=beta, copy_path="copy-engine")
 
     def hopper_runs(self, config):
-        """d_gemm_hopper: the awkward sizes with alpha and beta, then 2048^3 on the GPU reference; f64 has none,
-        and a GPU other than 9.0 must refuse it."""
-        if config.type != "F64_IN_OUT" and self.cc != "9.0":
+        """d_gemm_hopper: the awkward sizes with alpha and beta, then 2048^3 on the GPU reference; a GPU other
+        than 9.0 must refuse it."""
+        if self.cc != "9.0":
             self.expect_exit(config, "hopper: refused on compute capability %s" % (self.cc or "?"),
                              ["--kernel=hopper", "64", "64", "64"], 3,
                              check=lambda o: [] if "9.0" in o.stderr else ["message does not name 9.0"])
-            return
-        if config.type == "F64_IN_OUT":
-            self.expect_exit(config, "hopper: f64 has no wgmma", ["--kernel=hopper", "64", "64", "64"], 2,
-                             check=lambda o: [] if "wgmma" in o.stderr else ["message does not name wgmma"])
             return
         alpha, beta = alpha_beta(config.type)
         scaled = ["--alpha=%s" % alpha, "--beta=%s" % beta]
@@ -991,7 +996,7 @@ class Tester:
                             san_futures.append(san_pool.submit(self.sanitizer_run, config, "racecheck", step, "cpu"))
             if not args.skip_sanitizers and "hopper" in args.parts and self.cc == "9.0":
                 for type_pair in args.types:
-                    for ta, tb in ((0, 0), (1, 1)) if type_pair != "F64_IN_OUT" else ():
+                    for ta, tb in ((0, 0), (1, 1)):
                         config = by_name.get("%s_%s_ta%d_tb%d" % (type_pair, SHAPES[type_pair][0], ta, tb))
                         if config:
                             san_futures.append(san_pool.submit(self.sanitizer_run, config, "memcheck", "hopper", "cpu"))

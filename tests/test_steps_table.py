@@ -17,6 +17,11 @@ What is checked
 * PageTable: when gemm.md has the markers, the lines between them (blank lines at either end
   aside) are the script's output for the CSV the marker names.  Skipped, with the reason, while
   gemm.md has no markers or the CSV has not been measured yet.
+* HopperTable: the Hopper part's steps table (``steps.py --hopper-table CSV``; its own markers,
+  "hopper steps table") is the script's output for the CSV it names; a made-up CSV gives the
+  expected rows (d_gemm, hopper1 .. hopper5, cuBLAS, the ceiling from the peak row's hopper_peak,
+  the gain against the step before, hopper1 against d_gemm); previous_kernel pairs each step with
+  the one it is measured against.
 * Tooling: ``steps.py --help`` works and ``make -n steps`` runs docs/bench/steps.py with STEPS_ARGS.
 """
 
@@ -194,6 +199,58 @@ class PageTable(unittest.TestCase):
         self.assertIsNone(marked_table(["no markers"]))
         with self.assertRaises(ValueError):
             marked_table(page[:4])
+
+
+HOPPER_START = re.compile(r"^<!-- hopper steps table: python3 (\S+) --hopper-table (\S+) -->$")
+HOPPER_END = "<!-- end of hopper steps table -->"
+HOPPER_COLUMNS = COLUMNS + ("hopper_peak",)
+
+
+class HopperTable(unittest.TestCase):
+    def test_page_table_is_the_csv(self):
+        with open(os.path.join(ROOT, "gemm.md"), encoding="utf-8") as handle:
+            lines = handle.read().split("\n")
+        starts = [i for i, line in enumerate(lines) if HOPPER_START.match(line)]
+        self.assertEqual(len(starts), 1, "gemm.md needs one hopper steps table marker")
+        end = lines.index(HOPPER_END, starts[0])
+        script, csv_path = HOPPER_START.match(lines[starts[0]]).groups()
+        self.assertEqual(script, "docs/bench/steps.py")
+        result = run_script("--hopper-table", csv_path)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        page = [line for line in lines[starts[0] + 1:end] if line.strip()]
+        self.assertEqual(page, result.stdout.strip().split("\n"), "the page's hopper steps table differs from "
+                         "steps.py --hopper-table %s" % csv_path)
+
+    def test_synthetic(self):
+        rows = [("peak", "", "649.0", "ok", "off", "", "824.4"), ("step7", "8192", "456.4", "pass", "gpu", "", ""),
+                ("cublas", "8192", "722.0", "ok", "off", "", "")]
+        rows += [("hopper%d" % n, "8192", rate, "pass", "gpu", previous, "")
+                 for n, rate, previous in ((1, "533.7", "116.9"), (2, "713.1", "133.6"), (3, "712.7", "99.9"),
+                                           (4, "727.2", "102.0"), (5, "732.5", "100.7"))]
+        with tempfile.TemporaryDirectory() as directory:
+            path = os.path.join(directory, "hopper-steps.csv")
+            with open(path, "w", newline="", encoding="utf-8") as handle:
+                writer = csv.writer(handle, lineterminator="\n")
+                writer.writerow(HOPPER_COLUMNS)
+                for kernel, size, rate, result, verify, previous, peak in rows:
+                    writer.writerow(("NVIDIA_H100_80GB_HBM3", "2026-11-23T10:00:00Z", "F16_IN_F32_OUT", "16x16x16",
+                                     "0", "0", size, size, size, kernel, "", rate, "TFLOP/s", result, verify,
+                                     previous, peak))
+            result = run_script("--hopper-table", path)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        lines = result.stdout.splitlines()
+        self.assertEqual(lines[2].split(" | ")[:3], ["| d_gemm", "d_gemm, the WMMA kernel (cuBLAS timed in its run)",
+                                                     "456.4 / —"])
+        self.assertTrue(lines[3].startswith("| 1 | ") and "533.7 / —" in lines[3] and lines[3].endswith("| +17% |"))
+        self.assertTrue(lines[5].endswith("| 0% |"), lines[5])
+        self.assertIn("| cuBLAS |  | 722.0 / — |", lines[8])
+        self.assertTrue(lines[9].startswith("| ceiling |  | 824.4 / — |"), lines[9])
+
+    def test_previous_kernel(self):
+        sys.path.insert(0, os.path.dirname(SCRIPT))
+        import steps
+        self.assertEqual([steps.previous_kernel(k) for k in ("naive", "step1", "step7", "hopper1", "hopper5")],
+                         [None, "naive", "step6", "step7", "hopper4"])
 
 
 class Tooling(unittest.TestCase):

@@ -12,6 +12,8 @@ on the GPU at a time:
 
   --peak                                             once per binary
   --kernel=naive, step1 .. step7 (step7 --cublas)    M=N=K in --sizes (default 8192, 4096)
+  --kernel=hopper1 .. hopper5                        the same sizes, on a GPU of compute capability 9.0
+                                                     (d_gemm_hopper's steps; --no-hopper leaves them out)
 
 all with --format=kv --iterations=10 --warmup=3.  Every binary's 8192³ runs come before any 4096³
 run, so a run cut short by --budget still has the page's table.  Verification as make bench does
@@ -28,6 +30,7 @@ it can be imported): rate per step at 8192³, one line per type pair and layout 
 
   --table CSV   prints the Markdown table of "What each step bought" from the CSV alone
                 (exit 1, and no table, if a row of the CSV failed verification)
+  --hopper-table CSV   the same for the steps of d_gemm_hopper (its part's "Step by step")
   --plot CSV    redraws the SVG from the CSV alone
 
 The processes, the GPU and CUDA queries and the budget are docs/bench/bench.py's (class Bench).
@@ -58,7 +61,9 @@ TYPE_PAIRS = ("F16_IN_F32_OUT", "BF16_IN_F32_OUT", "TF32_IN_F32_OUT", "I8_IN_I32
 TRANSPOSE_B = {"F16_IN_F32_OUT": (0, 1)}          # the other type pairs: B as stored only
 LAST_STEP = 7
 KERNELS = ("naive",) + tuple("step%d" % step for step in range(1, LAST_STEP + 1))
-KERNEL_ORDER = ("peak",) + KERNELS + ("cublas",)
+HOPPER_STEPS = 5
+HOPPER_KERNELS = tuple("hopper%d" % step for step in range(1, HOPPER_STEPS + 1))   # d_gemm_hopper's steps
+KERNEL_ORDER = ("peak",) + KERNELS + ("cublas",) + HOPPER_KERNELS
 TABLE_SIZE = 8192
 GOOD_RESULTS = ("pass", "off", "ok")
 MINUS = "\u2212"
@@ -74,6 +79,16 @@ STEP_TEXT = {   # the "what it adds" column of the page's table
     "step6": "blocks in groups of 8 rows, for L2",
     "step7": "the epilogue stores whole rows: d_gemm",
 }
+HOPPER_TEXT = {   # the "what it adds" column of the Hopper part's table
+    "step7": "d_gemm, the WMMA kernel (cuBLAS timed in its run)",
+    "hopper1": "wgmma on swizzled slabs (f64: mma.sync m16n8k16); a producer and one consumer warpgroup",
+    "hopper2": "two consumer warpgroups",
+    "hopper3": "one wgmma group left in flight",
+    "hopper4": "clusters of two along M share B's slabs",
+    "hopper5": "a persistent grid: d_gemm_hopper",
+}
+HOPPER_ROWS = (("step7", "d_gemm"),) + tuple(("hopper%d" % s, str(s)) for s in range(1, HOPPER_STEPS + 1)) + (
+    ("cublas", "cuBLAS"), ("hopper-peak", "ceiling"))
 TABLE_ROWS = (("naive", "naive"),) + tuple(("step%d" % s, str(s)) for s in range(1, LAST_STEP + 1)) + (
     ("cublas", "cuBLAS"), ("peak", "WMMA ceiling"))
 TABLE_COLUMNS = (   # header, type pair, TRANSPOSE_B settings shown as "a / b"
@@ -91,7 +106,7 @@ FIELDS = ("gpu", "cc", "sms", "clock_sm_mhz", "clock_max_sm_mhz", "clock_mem_mhz
           "type", "mnk", "transpose_a", "transpose_b", "m", "n", "k", "kernel", "step", "median_ms", "min_ms",
           "rate", "unit", "result", "verify", "pct_of_peak", "pct_of_cublas", "pct_of_previous_step",
           "iterations", "warmup", "tile", "warps", "stages", "cluster", "shared_bytes", "copy_path",
-          "failures", "max_err", "note")
+          "failures", "max_err", "note", "hopper_peak")
 KV_COPIED = ("median_ms", "min_ms", "rate", "unit", "failures", "max_err")
 KV_TILE = ("tile", "warps", "stages", "cluster", "shared_bytes", "copy_path")
 
@@ -101,10 +116,21 @@ def default_shape(type_pair):
 
 
 def step_of(kernel):
-    """'naive' -> 0, 'step3' -> 3, 'cublas' and 'peak' -> ''."""
+    """'naive' -> 0, 'step3' -> 3, 'hopper2' -> 2, 'cublas' and 'peak' -> ''."""
     if kernel == "naive":
         return 0
-    return int(kernel[4:]) if kernel.startswith("step") else ""
+    for prefix in ("step", "hopper"):
+        if kernel.startswith(prefix) and kernel[len(prefix):].isdigit():
+            return int(kernel[len(prefix):])
+    return ""
+
+
+def previous_kernel(kernel):
+    """The kernel a step is measured against: step1 -> naive, hopper1 -> step7 (d_gemm), hopper3 -> hopper2."""
+    step = step_of(kernel)
+    if kernel.startswith("hopper") and step:
+        return "hopper%d" % (step - 1) if step > 1 else "step%d" % LAST_STEP
+    return KERNELS[step - 1] if step else None
 
 
 def read_kv(stdout):
@@ -196,7 +222,32 @@ def table_lines(rows, size=TABLE_SIZE):
     return lines
 
 
-def print_table(csv_path):
+def hopper_table_lines(rows, size=TABLE_SIZE):
+    """The Markdown table of the Hopper part's steps: d_gemm, hopper1 .. hopper5, cuBLAS, the ceiling."""
+    found = rows_at(rows, size)
+    headers = ["step", "what it adds"] + [column[0] for column in TABLE_COLUMNS] + ["fp16 gain"]
+    lines = ["| " + " | ".join(headers) + " |", "|---|---|" + "---:|" * (len(TABLE_COLUMNS) + 1)]
+    for kernel, label in HOPPER_ROWS:
+        cells = [label, HOPPER_TEXT.get(kernel, "")]
+        for _, type_pair, layouts in TABLE_COLUMNS:
+            if kernel == "hopper-peak":
+                texts = []
+                for tb in layouts:
+                    peak = to_float((found.get((type_pair, str(tb), "peak")) or {}).get("hopper_peak"))
+                    texts.append("%.1f" % peak if peak else MISSING)
+                cells.append(" / ".join(texts))
+            else:
+                cells.append(rate_cell(found, type_pair, layouts, kernel))
+        gain = ""
+        if kernel.startswith("hopper") and kernel != "hopper-peak":
+            row = found.get((GAIN_CONFIG[0], str(GAIN_CONFIG[1]), kernel))
+            gain = gain_text(row.get("pct_of_previous_step") if usable_rate(row) is not None else None)
+        cells.append(gain)
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+def print_table(csv_path, lines_of=table_lines):
     """steps.py --table: the table on stdout, or a message on stderr and exit 1 if a row failed."""
     try:
         rows = read_csv(csv_path)
@@ -210,7 +261,7 @@ def print_table(csv_path):
         for text in failed:
             print("  " + text, file=sys.stderr)
         return 1
-    for line in table_lines(rows):
+    for line in lines_of(rows):
         print(line)
     return 0
 
@@ -372,7 +423,9 @@ class Steps(bench.Bench):
         kv = read_kv(stdout)
         self.last_clock = self.sample_sm_clock()
         row = self.base_row(config, kv)
+        hopper_peak = kv.get("hopper_rate", "")
         row.update({"kernel": "peak", "rate": kv.get("rate", ""), "unit": kv.get("unit", ""), "verify": "off",
+                    "hopper_peak": hopper_peak if to_float(hopper_peak) else "",
                     "result": "ok" if rc == 0 and to_float(kv.get("rate")) else "error",
                     "clock_sm_mhz": self.last_clock, "iterations": "", "warmup": ""})
         if row["result"] != "ok":
@@ -448,8 +501,8 @@ class Steps(bench.Bench):
                 continue
             reference = rates.get(config + (str(row["m"]), "cublas"))
             row["pct_of_cublas"] = "%.1f" % (100.0 * rate / reference) if reference else ""
-            step = step_of(row["kernel"])
-            previous = rates.get(config + (str(row["m"]), KERNELS[step - 1])) if step else None
+            before = previous_kernel(row["kernel"])
+            previous = rates.get(config + (str(row["m"]), before)) if before else None
             row["pct_of_previous_step"] = "%.1f" % (100.0 * rate / previous) if previous else ""
 
     def sorted_rows(self):
@@ -460,7 +513,8 @@ class Steps(bench.Bench):
 
     def comment(self):
         info = self.info
-        return ("# steps.py: the steps of d_gemm (naive, step1 .. step7), cuBLAS and the WMMA ceiling on %s "
+        return ("# steps.py: the steps of d_gemm (naive, step1 .. step7; hopper1 .. hopper5 on 9.0 GPUs), cuBLAS "
+                "and the ceilings on %s "
                 "(cc %s, %s SMs), driver %s, CUDA %s, %s; command: %s" % (
                     info["gpu"] or "an unknown GPU", info["cc"] or "?", info["sms"] or "?", info["driver"] or "?",
                     info["cuda"] or "?", info["date"], self.args.command))
@@ -515,10 +569,15 @@ class Steps(bench.Bench):
                 if binaries.get(config):
                     self.measure_size(config, binaries[config], size)
 
+    def kernels(self):
+        """The kernels to run: --kernels, with d_gemm_hopper's steps only on a 9.0 GPU (and not --no-hopper)."""
+        hopper = bench.compute_capability(self.info.get("cc")) == "9.0" and not self.args.no_hopper
+        return [k for k in KERNELS + (HOPPER_KERNELS if hopper else ()) if k in self.args.kernels]
+
     def measure_size(self, config, binary, size):
         if time.monotonic() > self.deadline:
             return
-        for kernel in KERNELS:
+        for kernel in self.kernels():
             self.measure(config, binary, kernel, size)
         self.write_csv()
         self.say("  [%4.0fs] %s tb%d %d done" % (time.monotonic() - self.start, config[0], config[2], size))
@@ -569,6 +628,7 @@ def parse_arguments(argv):
         description="Measure the steps of d_gemm (naive, step1 .. step7, cuBLAS, the WMMA ceiling) and write "
                     "docs/bench/steps-<gpu>.csv and .svg; or, with --table or --plot, read such a CSV.")
     parser.add_argument("--table", metavar="CSV", help="print the page's Markdown table from CSV and exit")
+    parser.add_argument("--hopper-table", metavar="CSV", help="print the Hopper part's steps table from CSV and exit")
     parser.add_argument("--plot", metavar="CSV", help="draw the SVG from CSV (-o, or the CSV's name with .svg), exit")
     parser.add_argument("-o", "--svg", default=None, help="output SVG (default: the CSV's name with .svg)")
     parser.add_argument("--types", default=",".join(TYPE_PAIRS),
@@ -579,6 +639,9 @@ def parse_arguments(argv):
     parser.add_argument("--verify-8192", choices=("default", "all", "none"), default="default",
                         help="at 8192: default: --verify=off for naive and F64_IN_OUT, gpu for the rest; all; none")
     parser.add_argument("--no-cublas", action="store_true", help="run step7 without --cublas")
+    parser.add_argument("--kernels", default=",".join(KERNELS + HOPPER_KERNELS),
+                        help="comma-separated kernels to run (default: all; hopper1 .. hopper5 run on 9.0 GPUs only)")
+    parser.add_argument("--no-hopper", action="store_true", help="leave out d_gemm_hopper's steps on a 9.0 GPU")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 4, help="parallel builds")
     parser.add_argument("--budget", type=int, default=520, help="seconds after which no new build or run starts")
     parser.add_argument("--csv", default=None, help="output CSV (default docs/bench/steps-<gpu>.csv, e.g. h100)")
@@ -589,6 +652,9 @@ def parse_arguments(argv):
     parser.add_argument("--root", default=ROOT, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     args.types = [t.strip() for t in args.types.split(",") if t.strip()]
+    args.kernels = [k.strip() for k in args.kernels.split(",") if k.strip()]
+    if not args.kernels or any(k not in KERNELS + HOPPER_KERNELS for k in args.kernels):
+        parser.error("--kernels: choose from %s" % ",".join(KERNELS + HOPPER_KERNELS))
     if not args.types or any(t not in bench.SHAPES for t in args.types):
         parser.error("--types: choose from %s" % ",".join(bench.SHAPES))
     try:
@@ -609,6 +675,8 @@ def main(argv=None):
     args = parse_arguments(argv)
     if args.table:
         return print_table(args.table)
+    if args.hopper_table:
+        return print_table(args.hopper_table, hopper_table_lines)
     if args.plot:
         status, message = draw(args.plot, args.svg or os.path.splitext(args.plot)[0] + ".svg")
         print("steps: " + message, file=sys.stderr if status else sys.stdout)
