@@ -8,14 +8,14 @@
 #                        with .py or :: (TESTS=tests/test_tangle.py::MapTest)
 #   make gpu-test        every configuration, verified, on a GPU
 #   make bench           benchmark tables, CSV and plot under docs/bench/ (on a GPU)
-#   make steps           the tutorial's steps of d_gemm measured (STEPS=1 builds): docs/bench/steps-<gpu>.csv
+#   make steps           the steps of d_gemm (and of d_gemm_hopper on a 9.0 GPU) measured (STEPS=1 builds): docs/bench/steps-<gpu>.csv
 #                        and .svg, and the page's step table (on a GPU; options in STEPS_ARGS)
 #   make html            weave out/gemm.html (needs pandoc)
 #   make clean
 #
 # Variables: TYPE, MNK, TRANSPOSE_A, TRANSPOSE_B choose the configuration
 # without editing gemm.md (make TYPE=BF16_IN_F32_OUT MNK=16x16x16 TRANSPOSE_B=1); STEPS=1 adds the
-# tutorial's steps of d_gemm (--kernel=step1 .. step6);
+# steps of d_gemm (--kernel=step1 .. step6) and of d_gemm_hopper (hopper1 .. hopper4);
 # ARCH (e.g. "90", "80 90" or "sm_86"; see below), NVCC, BIN (the binary, default out/gemm), SRC (the
 # source it is built from, default out/gemm.cu; make gpu-test builds broken copies).
 
