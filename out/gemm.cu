@@ -2688,7 +2688,7 @@ __device__ static inline void settle(float &r) { asm volatile("" : "+f"(r)::"mem
 __device__ static inline void settle(unsigned &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(int &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(double &r) { asm volatile("" : "+d"(r)::"memory"); }
-#line 4213 "gemm.md"
+#line 4214 "gemm.md"
 /* Requests the slab k_tile of an operand from row (along M or N) mn0 on, into `slab`. */
 __device__ static inline void copy_operand(void *slab, const CUtensorMap *map, bool mn_major, int mn0, int k_tile,
                                            unsigned long long *full, unsigned short mask)
@@ -2738,7 +2738,7 @@ __device__ static inline void produce(unsigned char *slabs, unsigned long long *
         }
     }
 }
-#line 4271 "gemm.md"
+#line 4272 "gemm.md"
 /* Accumulator sets per consumer thread: one per 64-row wgmma (f64: one per 16-row mma.sync of a warp's 32 rows). */
 #define HOPPER_SUBTILES(step) (HOPPER_WGMMA ? hopper_tile(step).block_m / hopper_tile(step).consumers / 64 : 2)
 #define HOPPER_RELEASERS (HOPPER_WGMMA ? 1 : 4)   /* arrivals per consumer on `empty`: one, or each warp's (f64) */
@@ -2783,7 +2783,7 @@ __device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][WG
         for (int r = 0; r < WGMMA_REGS; r++)
             settle(d[sub][r]);
 }
-#line 4321 "gemm.md"
+#line 4322 "gemm.md"
 #if HOPPER_WGMMA
 template <int STEP>
 __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][WGMMA_REGS],
@@ -2801,7 +2801,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 4371 "gemm.md"
+#line 4372 "gemm.md"
 #if !HOPPER_WGMMA
 /* The byte offset of element (mn, k) in a swizzled slab, K-major or MN-major (The swizzled layout). */
 __device__ static inline int slab_offset(bool mn_major, int mn, int k)
@@ -2828,7 +2828,7 @@ __device__ static inline void load_four(const unsigned char *slab, bool mn_major
     }
 }
 #endif
-#line 4403 "gemm.md"
+#line 4404 "gemm.md"
 #if !HOPPER_WGMMA
 #define MMA_F64(d, i, a, b)                                                                                  \
     asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "                     \
@@ -2868,7 +2868,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     __syncwarp();   /* every lane's loads are done before lane 0 releases the buffer */
 }
 #endif
-#line 4455 "gemm.md"
+#line 4458 "gemm.md"
 typedef struct __align__(2 * sizeof(accum_t)) {
     accum_t value[2];
 } AccumPair;
@@ -2916,7 +2916,7 @@ __device__ static inline void store_hopper(const wgmma_acc_t (&d)[WGMMA_REGS], a
             *destination = result;
         }
 }
-#line 4517 "gemm.md"
+#line 4520 "gemm.md"
 template <int STEP>
 __global__ void __launch_bounds__(hopper_tile(STEP).threads, 1)
 d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t beta,
@@ -2959,7 +2959,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
     cluster_sync();   /* the other block may still copy into us or arrive on our barriers */
 #endif
 }
-#line 4575 "gemm.md"
+#line 4578 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed; rows and cols are multiples of 32. 32 x 8 threads per block,
    a 32 x 32 tile each. */
@@ -2991,7 +2991,7 @@ static bool hopper_prepares(int operand)
 {
     return operand == 0 ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 4615 "gemm.md"
+#line 4618 "gemm.md"
 static Shape hopper_shape(int m, int n, int k, int step)
 {
     HopperTile tile = hopper_tile(step);
@@ -3017,7 +3017,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, run->b_tiled, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 4649 "gemm.md"
+#line 4652 "gemm.md"
 static TileGeometry hopper_geometry(int step)
 {
     HopperTile hopper = hopper_tile(step);
@@ -3061,7 +3061,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
     CHECK_CUDA(cudaFuncSetAttribute(HOPPER_KERNELS[hopper_step(kernel) - 1],
                                     cudaFuncAttributeMaxDynamicSharedMemorySize, tile.shared_bytes));
 }
-#line 4700 "gemm.md"
+#line 4703 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. */
 static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
 {
@@ -3109,7 +3109,7 @@ static void launch_hopper(const Run *run)
     void *arguments[] = {&copy.c, &copy.shape, &copy.alpha, &copy.beta, &copy.a_map, &copy.b_map};
     CHECK_CUDA(cudaLaunchKernelExC(&config, HOPPER_KERNELS[step - 1], arguments));
 }
-#line 4770 "gemm.md"
+#line 4773 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -3162,7 +3162,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 4828 "gemm.md"
+#line 4831 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -3199,7 +3199,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 5038 "gemm.md"
+#line 5041 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
