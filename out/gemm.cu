@@ -3368,6 +3368,13 @@ static void test_parse(void)
         snprintf(what, sizeof what, "parse: rejects '%s%s%s'", argv[1], argc > 2 ? " " : "", argc > 2 ? argv[2] : "");
         expect(parse_options(argc, argv, &options, error, sizeof error) != 0 && error[0] != '\0', what);
     }
+    char *hopper3[] = {(char *)"gemm", (char *)"--kernel=hopper3"};
+    int parsed = parse_options(2, hopper3, &options, error, sizeof error) == 0;
+    expect(WITH_STEPS ? parsed && hopper_step(options.kernel) == 3 : !parsed && strstr(error, "STEPS=1") != NULL,
+           "parse: --kernel=hopper3 is step 3 of d_gemm_hopper, built with STEPS=1");
+    expect(hopper_step(KERNEL_HOPPER) == HOPPER_STEPS && hopper_step(KERNEL_HOPPER_STEP1) == 1 &&
+               hopper_step(KERNEL_FAST) == 0 && kernel_step(KERNEL_HOPPER_STEP1) == 0,
+           "parse: hopper is the last step of d_gemm_hopper, and no step of d_gemm");
     char *fraction[] = {(char *)"gemm", (char *)"--alpha=1.5"};
     if (IS_INTEGER)
         expect(parse_options(2, fraction, &options, error, sizeof error) != 0, "parse: integer types reject alpha=1.5");
@@ -3397,6 +3404,15 @@ static void test_inputs_and_shapes(void)
                      padded.k_padded % tile.block_k == 0 && padded.k_padded >= 333 && padded.k_padded < 333 + tile.block_k;
     }
     expect(padded_ok, "shape: padded sizes are the next multiples of each block tile, and of the cluster along N");
+    int hopper_ok = 1;
+    for (int step = 1; step <= HOPPER_STEPS; step++) {
+        HopperTile tile = hopper_tile(step);
+        Shape padded = hopper_shape(1000, 777, 333, step);
+        hopper_ok &= padded.m_padded % (tile.block_m * tile.cluster) == 0 && padded.m_padded >= 1000 &&
+                     padded.n_padded % tile.block_n == 0 && padded.n_padded >= 777 &&
+                     padded.k_padded % tile.block_k == 0 && padded.k_padded >= 333;
+    }
+    expect(hopper_ok, "shape: every step of d_gemm_hopper pads to whole cluster tiles and slabs");
     Shape shape = gemm_shape(1000, 777, 333, 0, KERNEL_FAST);
     expect(shape.rows_a == (TRANSPOSE_A ? 333 : 1000) && shape.cols_b == (TRANSPOSE_B ? 333 : 777),
            "shape: stored shapes follow the transpositions");
