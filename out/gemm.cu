@@ -3137,7 +3137,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
         wgmma_wait<1>();
     }
     wgmma_wait<0>();
-#elif HOPPER_BUILT   /* f64: sixteen independent m16n8k16 mma.syncs per warp, operands in registers */
+#elif HOPPER_BUILT   /* f64: sixteen m16n8k16 mma.syncs per warp in eight chains, operands in registers */
     const double *values = (const double *)operands;
     int lane = threadIdx.x % 32;
     double a[8], b[4];
