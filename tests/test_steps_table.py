@@ -106,18 +106,18 @@ def run_script(*arguments, timeout=60):
                           text=True, encoding="utf-8", timeout=timeout)
 
 
-def marked_table(lines):
+def marked_table(lines, start_marker=START, end_marker=END):
     """(CSV path named by the start marker, the lines between the markers without blank ends) or None."""
-    starts = [i for i, line in enumerate(lines) if START.match(line.strip())]
+    starts = [i for i, line in enumerate(lines) if start_marker.match(line.strip())]
     if not starts:
         return None
     if len(starts) > 1:
         raise ValueError("gemm.md has %d steps-table start markers; one is expected" % len(starts))
     start = starts[0]
-    ends = [i for i in range(start + 1, len(lines)) if lines[i].strip() == END]
+    ends = [i for i in range(start + 1, len(lines)) if lines[i].strip() == end_marker]
     if not ends:
-        raise ValueError("gemm.md line %d opens the steps table but no '%s' follows" % (start + 1, END))
-    script, csv_path = START.match(lines[start].strip()).groups()
+        raise ValueError("gemm.md line %d opens the steps table but no '%s' follows" % (start + 1, end_marker))
+    script, csv_path = start_marker.match(lines[start].strip()).groups()
     if script != "docs/bench/steps.py":
         raise ValueError("the steps-table marker names %s, not docs/bench/steps.py" % script)
     body = lines[start + 1:ends[0]]
@@ -209,15 +209,11 @@ HOPPER_COLUMNS = COLUMNS + ("hopper_peak",)
 class HopperTable(unittest.TestCase):
     def test_page_table_is_the_csv(self):
         with open(os.path.join(ROOT, "gemm.md"), encoding="utf-8") as handle:
-            lines = handle.read().split("\n")
-        starts = [i for i, line in enumerate(lines) if HOPPER_START.match(line)]
-        self.assertEqual(len(starts), 1, "gemm.md needs one hopper steps table marker")
-        end = lines.index(HOPPER_END, starts[0])
-        script, csv_path = HOPPER_START.match(lines[starts[0]]).groups()
-        self.assertEqual(script, "docs/bench/steps.py")
+            marked = marked_table(handle.read().split("\n"), HOPPER_START, HOPPER_END)
+        self.assertIsNotNone(marked, "gemm.md needs one hopper steps table marker")
+        csv_path, page = marked
         result = run_script("--hopper-table", csv_path)
         self.assertEqual(result.returncode, 0, result.stderr)
-        page = [line for line in lines[starts[0] + 1:end] if line.strip()]
         self.assertEqual(page, result.stdout.strip().split("\n"), "the page's hopper steps table differs from "
                          "steps.py --hopper-table %s" % csv_path)
 

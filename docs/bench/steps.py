@@ -186,6 +186,10 @@ def failed_rows(rows):
 def rate_cell(found, type_pair, layouts, kernel):
     texts = []
     for tb in layouts:
+        if kernel == "hopper-peak":   # d_gemm_hopper's ceiling: a column of the --peak row
+            peak = to_float((found.get((type_pair, str(tb), "peak")) or {}).get("hopper_peak"))
+            texts.append("%.1f" % peak if peak else MISSING)
+            continue
         row = found.get((type_pair, str(tb), kernel))
         if row is None and kernel == "peak":   # a CSV with one ceiling per type pair
             row = found.get((type_pair, "", kernel))
@@ -205,16 +209,17 @@ def gain_text(pct_of_previous):
     return ("+%d%%" % gain) if gain > 0 else ("%s%d%%" % (MINUS, -gain))
 
 
-def table_lines(rows, size=TABLE_SIZE):
-    """The Markdown table of "What each step bought", from the CSV's rows alone."""
+def table_lines(rows, size=TABLE_SIZE, table_rows=TABLE_ROWS, texts=STEP_TEXT, steps="step"):
+    """The Markdown table of "What each step bought", from the CSV's rows alone; with HOPPER_ROWS, HOPPER_TEXT
+    and steps="hopper", the Hopper part's. The gain column is for the kernels named steps + a number."""
     found = rows_at(rows, size)
     headers = ["step", "what it adds"] + [column[0] for column in TABLE_COLUMNS] + ["fp16 gain"]
     lines = ["| " + " | ".join(headers) + " |", "|---|---|" + "---:|" * (len(TABLE_COLUMNS) + 1)]
-    for kernel, label in TABLE_ROWS:
-        cells = [label, STEP_TEXT.get(kernel, "")]
+    for kernel, label in table_rows:
+        cells = [label, texts.get(kernel, "")]
         cells += [rate_cell(found, type_pair, layouts, kernel) for _, type_pair, layouts in TABLE_COLUMNS]
         gain = ""
-        if kernel.startswith("step"):
+        if kernel.startswith(steps) and step_of(kernel) != "":
             row = found.get((GAIN_CONFIG[0], str(GAIN_CONFIG[1]), kernel))
             gain = gain_text(row.get("pct_of_previous_step") if usable_rate(row) is not None else None)
         cells.append(gain)
@@ -224,27 +229,7 @@ def table_lines(rows, size=TABLE_SIZE):
 
 def hopper_table_lines(rows, size=TABLE_SIZE):
     """The Markdown table of the Hopper part's steps: d_gemm, hopper1 .. hopper5, cuBLAS, the ceiling."""
-    found = rows_at(rows, size)
-    headers = ["step", "what it adds"] + [column[0] for column in TABLE_COLUMNS] + ["fp16 gain"]
-    lines = ["| " + " | ".join(headers) + " |", "|---|---|" + "---:|" * (len(TABLE_COLUMNS) + 1)]
-    for kernel, label in HOPPER_ROWS:
-        cells = [label, HOPPER_TEXT.get(kernel, "")]
-        for _, type_pair, layouts in TABLE_COLUMNS:
-            if kernel == "hopper-peak":
-                texts = []
-                for tb in layouts:
-                    peak = to_float((found.get((type_pair, str(tb), "peak")) or {}).get("hopper_peak"))
-                    texts.append("%.1f" % peak if peak else MISSING)
-                cells.append(" / ".join(texts))
-            else:
-                cells.append(rate_cell(found, type_pair, layouts, kernel))
-        gain = ""
-        if kernel.startswith("hopper") and kernel != "hopper-peak":
-            row = found.get((GAIN_CONFIG[0], str(GAIN_CONFIG[1]), kernel))
-            gain = gain_text(row.get("pct_of_previous_step") if usable_rate(row) is not None else None)
-        cells.append(gain)
-        lines.append("| " + " | ".join(cells) + " |")
-    return lines
+    return table_lines(rows, size, HOPPER_ROWS, HOPPER_TEXT, "hopper")
 
 
 def print_table(csv_path, lines_of=table_lines):
