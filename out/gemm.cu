@@ -22,7 +22,7 @@
  *   d_gemm_hopper<STEP>  sm_90a builds, 9.0 GPUs: a producer warpgroup feeds consumer warpgroups through
  *                     swizzled slabs; they multiply with wgmma (f64: mma.sync m16n8k16); STEP 1 .. 5 are the
  *                     last part's steps, 5 the kernel itself (--kernel=hopper)
- *   d_transpose_wide  tf32 for d_gemm_hopper: an operand made K-major
+ *   d_transpose_wide  tf32 and f64 for d_gemm_hopper: an operand made K-major
  *   d_peak_hopper     the wgmma (f64: m16n8k16 mma.sync) ceiling, beside d_peak in --peak
  *
  * Exit status  0 verified (or --verify=off), 1 verification failed, 2 bad usage, 3 no usable GPU,
@@ -41,11 +41,12 @@
  *                                     run_gemm in phases, run_peak
  *   main
  *   Past WMMA: Hopper's warpgroup MMA d_gemm_hopper: swizzled slabs, wgmma, producer and consumers, f64 on
- *                                     mma.sync, the epilogue, the persistent grid, the host side, d_peak_hopper
+ *                                     mma.sync, tf32's A in registers, the epilogue, the persistent grid, the
+ *                                     host side, d_peak_hopper
  *   Appendix: testing the host code   --self-test
  */
 /* ==== Configuration ==== */
-#line 235 "gemm.md"
+#line 236 "gemm.md"
 #ifndef CONFIG_ON_COMMAND_LINE
 #define F16_IN_F32_OUT
 #define MNK_16x16x16
@@ -60,7 +61,7 @@
 #ifndef WITH_STEPS
 #define WITH_STEPS 0    /* 1: also build steps 1 to 6 of d_gemm and 1 to 4 of d_gemm_hopper */
 #endif
-#line 258 "gemm.md"
+#line 259 "gemm.md"
 #if defined(F16_IN_F32_OUT) + defined(F16_IN_OUT) + defined(U8_IN_I32_OUT) + \
     defined(I8_IN_I32_OUT) + defined(BF16_IN_F32_OUT) + defined(TF32_IN_F32_OUT) + \
     defined(F64_IN_OUT) == 0
@@ -107,7 +108,7 @@
 #error "TRANSPOSE_B must be 0 or 1"
 #endif
 /* ==== Headers and errors ==== */
-#line 311 "gemm.md"
+#line 312 "gemm.md"
 #include <errno.h>
 #include <float.h>
 #include <getopt.h>
@@ -130,7 +131,7 @@
 #include <mma.h>
 
 namespace wmma = nvcuda::wmma;
-#line 350 "gemm.md"
+#line 351 "gemm.md"
 #define EXIT_VERIFY_FAILED 1
 #define EXIT_USAGE 2
 #define EXIT_NO_GPU 3
@@ -148,7 +149,7 @@ static void die(int status, const char *format, ...)
     va_end(args);
     exit(status);
 }
-#line 376 "gemm.md"
+#line 377 "gemm.md"
 static void cuda_failed(const char *call, cudaError_t status,
                         const char *file, int line)
 {
@@ -173,7 +174,7 @@ static void cuda_failed(const char *call, cudaError_t status,
                 #call, cublasGetStatusString(check_status_));                \
     } while (0)
 /* ==== What each type pair means in C ==== */
-#line 428 "gemm.md"
+#line 429 "gemm.md"
 /* TYPE_PAIR, the row of every per-type table (macros, so that #if can compare them too) */
 #define PAIR_F16_IN_F32_OUT 0
 #define PAIR_F16_IN_OUT 1
@@ -195,7 +196,7 @@ typedef double exact_t;
 #define INPUT_FROM_FLOAT(x) __float2half_rn(x)
 #define ACCUM_TO_DOUBLE(x) ((double)(x))
 #define ACCUM_FROM_FLOAT(x) ((float)(x))
-#line 455 "gemm.md"
+#line 456 "gemm.md"
 #elif defined(F16_IN_OUT)
 #define TYPE_PAIR PAIR_F16_IN_OUT
 #define TYPE_NAME "F16_IN_OUT"
@@ -270,13 +271,13 @@ typedef double input_t, frag_t, accum_t, scalar_t, exact_t;
 #define ACCUM_TO_DOUBLE(x) ((double)(x))
 #define ACCUM_FROM_FLOAT(x) ((double)(x))
 #endif
-#line 537 "gemm.md"
+#line 538 "gemm.md"
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < MIN_CC * 10
 #error "this type pair needs a newer GPU than one this build is for: bf16, tf32 and f64 need sm_80 (drop 75 from ARCH)"
 #endif
 
 #define RATE_UNIT (IS_INTEGER ? "TOP/s" : "TFLOP/s")
-#line 549 "gemm.md"
+#line 550 "gemm.md"
 #if defined(MNK_16x16x16)
 #define FRAG_M 16
 #define FRAG_N 16
@@ -308,7 +309,7 @@ typedef double input_t, frag_t, accum_t, scalar_t, exact_t;
 #define SHAPE_NAME "8x8x4"
 #define PTX_SHAPE "m8n8k4"
 #endif
-#line 593 "gemm.md"
+#line 594 "gemm.md"
 __host__ __device__ static inline float tf32_round(float value)
 {
     uint32_t bits;
@@ -320,7 +321,7 @@ __host__ __device__ static inline float tf32_round(float value)
     memcpy(&value, &bits, sizeof value);
     return value;
 }
-#line 610 "gemm.md"
+#line 611 "gemm.md"
 __host__ __device__ static inline float tf32_truncate(float value)
 {
     uint32_t bits;
@@ -331,13 +332,13 @@ __host__ __device__ static inline float tf32_truncate(float value)
     return value;
 }
 /* ==== Matrices in memory ==== */
-#line 648 "gemm.md"
+#line 649 "gemm.md"
 template <int TRANSPOSED> struct Layout { typedef wmma::row_major type; };
 template <> struct Layout<1> { typedef wmma::col_major type; };
 
 typedef Layout<TRANSPOSE_A>::type layout_a;   /* 1: stored K x M, rows of length M */
 typedef Layout<TRANSPOSE_B>::type layout_b;   /* 1: stored N x K, rows of length K */
-#line 680 "gemm.md"
+#line 681 "gemm.md"
 #define ROUND_UP(value, multiple) ((((value) + (multiple) - 1) / (multiple)) * (multiple))
 
 static void pad_matrix(void *padded, const void *source, size_t rows, size_t cols,
@@ -363,7 +364,7 @@ static void extract_matrix(void *destination, const void *padded, size_t rows,
                (const char *)padded + row * cols_padded * element_size,
                cols * element_size);
 }
-#line 713 "gemm.md"
+#line 714 "gemm.md"
 typedef struct {
     int m, n, k;                          /* the problem as asked */
     int m_padded, n_padded, k_padded;     /* rounded up to the block tile */
@@ -391,7 +392,7 @@ static Shape make_shape(int m, int n, int k, int multiple_m, int multiple_n,
     shape.cols_b_padded = TRANSPOSE_B ? shape.k_padded : shape.n_padded;
     return shape;
 }
-#line 748 "gemm.md"
+#line 749 "gemm.md"
 __host__ __device__ constexpr size_t element_index(bool transposed, int row, int col, int ld)
 {
     return transposed ? (size_t)col * ld + row : (size_t)row * ld + col;
@@ -407,16 +408,16 @@ __host__ __device__ constexpr size_t b_index(int kk, int j, int ld)
     return element_index(TRANSPOSE_B, kk, j, ld);
 }
 /* ==== The naive kernel: one warp per output tile ==== */
-#line 775 "gemm.md"
+#line 776 "gemm.md"
 typedef wmma::fragment<wmma::matrix_a, FRAG_M, FRAG_N, FRAG_K, frag_t, layout_a> fragment_a;
 typedef wmma::fragment<wmma::matrix_b, FRAG_M, FRAG_N, FRAG_K, frag_t, layout_b> fragment_b;
 typedef wmma::fragment<wmma::accumulator, FRAG_M, FRAG_N, FRAG_K, accum_t> fragment_c;
-#line 788 "gemm.md"
+#line 789 "gemm.md"
 #define FRAG_ROW_A (TRANSPOSE_A ? FRAG_M : FRAG_K)
 #define FRAG_ROWS_A (TRANSPOSE_A ? FRAG_K : FRAG_M)
 #define FRAG_ROW_B (TRANSPOSE_B ? FRAG_K : FRAG_N)
 #define FRAG_ROWS_B (TRANSPOSE_B ? FRAG_N : FRAG_K)
-#line 804 "gemm.md"
+#line 805 "gemm.md"
 /* Smallest leading dimension (in elements) that holds `cols` and is a multiple of 32 bytes. */
 #define ALIGNED_LD(cols, type) ROUND_UP((cols), 32 / sizeof(type))
 
@@ -435,7 +436,7 @@ __device__ static inline void load_fragment(Fragment &fragment, const input_t *s
         __syncwarp();   /* every lane has its copy before the buffer is reused */
     }
 }
-#line 829 "gemm.md"
+#line 830 "gemm.md"
 template <typename Fragment>
 __device__ static inline void round_fragment(Fragment &fragment)
 {
@@ -446,7 +447,7 @@ __device__ static inline void round_fragment(Fragment &fragment)
     (void)fragment;
 #endif
 }
-#line 862 "gemm.md"
+#line 863 "gemm.md"
 #define ACCUM_ZERO ACCUM_FROM_FLOAT(0.0f)
 
 __device__ static inline float scale_accumulator(float alpha, float acc, float beta, float old)
@@ -468,7 +469,7 @@ __device__ static inline int scale_accumulator(int alpha, int acc, int beta, int
 {
     return (int)((unsigned)alpha * (unsigned)acc + (unsigned)beta * (unsigned)old);   /* modulo 2^32 */
 }
-#line 894 "gemm.md"
+#line 895 "gemm.md"
 #define NAIVE_WARPS 4
 #define STAGED_A_ELEMS (FRAG_ROWS_A * ALIGNED_LD(FRAG_ROW_A, input_t))
 #define STAGED_B_ELEMS (FRAG_ROWS_B * ALIGNED_LD(FRAG_ROW_B, input_t))
@@ -511,7 +512,7 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
     }
 }
 /* ==== d_gemm: the tiled kernel ==== */
-#line 999 "gemm.md"
+#line 1000 "gemm.md"
 /* The steps of d_gemm, in the order this chapter teaches them; each is the one before plus one mechanism. */
 enum {
     STEP_SHARED_TILE = 1,   /* block tiles in shared memory, one fragment per warp */
@@ -524,7 +525,7 @@ enum {
     LAST_STEP = STEP_ROW_STORES
 };
 #define GROUP_ROWS 8        /* step 6: rows of block tiles per group */
-#line 1083 "gemm.md"
+#line 1084 "gemm.md"
 /* One tile configuration: a row of tile_table below. */
 typedef struct {
     int family;                      /* which type pairs it is for (below) */
@@ -568,7 +569,7 @@ __host__ __device__ constexpr int tile_family(int type_pair)
     return families[type_pair];
 }
 #define TILE_FAMILY tile_family(TYPE_PAIR)
-#line 1133 "gemm.md"
+#line 1134 "gemm.md"
 __host__ __device__ constexpr int tile_count(void)
 {
     int count = 0;
@@ -588,7 +589,7 @@ __host__ __device__ constexpr Tile tile_row(int index)
 
 #define TILES tile_count()
 static_assert(TILES >= 1 && TILES <= 4, "every type pair has one to four tile configurations");
-#line 1182 "gemm.md"
+#line 1183 "gemm.md"
 #define TILE_TRANSPOSE_A (IS_INTEGER ? 0 : TRANSPOSE_A)   /* int8: A as M x K */
 #define TILE_TRANSPOSE_B (IS_INTEGER ? 1 : TRANSPOSE_B)   /* int8: B as N x K */
 #define PRETRANSPOSE_A (TILE_TRANSPOSE_A != TRANSPOSE_A)
@@ -601,7 +602,7 @@ typedef wmma::fragment<wmma::matrix_a, FRAG_M, FRAG_N, FRAG_K, frag_t, Layout<TI
 typedef wmma::fragment<wmma::matrix_b, FRAG_M, FRAG_N, FRAG_K, frag_t, Layout<TILE_TRANSPOSE_B>::type> tile_fragment_b;
 #define TILE_FRAG_ROW_A (TILE_TRANSPOSE_A ? FRAG_M : FRAG_K)   /* a fragment's extent along a stored row */
 #define TILE_FRAG_ROW_B (TILE_TRANSPOSE_B ? FRAG_K : FRAG_N)
-#line 1208 "gemm.md"
+#line 1209 "gemm.md"
 #if IS_INTEGER
 #define TRANSPOSE_ROWS 64    /* K per tile */
 #define TRANSPOSE_COLS 128   /* M or N per tile */
@@ -661,7 +662,7 @@ static void transpose_on_gpu(const input_t *in, input_t *out, int rows, int cols
     CHECK_LAUNCH();
 }
 #endif
-#line 1272 "gemm.md"
+#line 1273 "gemm.md"
 #if PREROUND
 __global__ void d_round_tf32(const float *__restrict__ in, float *__restrict__ out, size_t count)
 {
@@ -676,7 +677,7 @@ static void round_on_gpu(const input_t *in, input_t *out, int rows, int cols)
     CHECK_LAUNCH();
 }
 #endif
-#line 1308 "gemm.md"
+#line 1309 "gemm.md"
 /* Offset of element (row, col) of a slab `rows` high, cut into panels `panel` elements wide with rows
    `ld` apart. */
 __host__ __device__ constexpr int tile_offset(int row, int col, int rows, int panel, int ld)
@@ -715,7 +716,7 @@ __host__ __device__ constexpr int b_offset(Slab b, int kk, int j)
 {
     return TILE_TRANSPOSE_B ? tile_offset(j, kk, b.rows, b.panel, b.ld) : tile_offset(kk, j, b.rows, b.panel, b.ld);
 }
-#line 1354 "gemm.md"
+#line 1355 "gemm.md"
 typedef struct {
     int block_m, block_n, block_k, warps_n, stages, in_flight, cluster;   /* from the table */
     int threads, warp_tile_m, warp_tile_n, frags_m, frags_n;
@@ -774,7 +775,7 @@ __host__ __device__ constexpr TileGeometry tile_geometry(int index, int step = L
     tile.shared_bytes = tile.barrier_offset + (tile.b_by_threads ? 3 : 2) * row.stages * (int)sizeof(unsigned long long);
     return tile;
 }
-#line 1427 "gemm.md"
+#line 1428 "gemm.md"
 /* The 32-bit shared-memory address that PTX instructions naming .shared take. */
 __device__ static inline unsigned shared_address(const void *pointer)
 {
@@ -801,7 +802,7 @@ __device__ static inline void copy_chunk(void *shared_destination, const void *g
     else
         *(uint2 *)shared_destination = *(const uint2 *)global_source;
 }
-#line 1464 "gemm.md"
+#line 1465 "gemm.md"
 /* Elements per copy: 16 bytes, or the whole row of a panel narrower than that. */
 __host__ __device__ constexpr int chunk_elems(int panel)
 {
@@ -826,7 +827,7 @@ __device__ static inline CopyPlan copy_plan(const input_t *operand, int ld, Slab
     CopyPlan plan = {operand + (size_t)row * ld + col, ld, tile_offset(row, col, slab.rows, slab.panel, slab.ld), row};
     return plan;
 }
-#line 1494 "gemm.md"
+#line 1495 "gemm.md"
 /* source and destination point at this thread's first chunk of the slab, which is in row `row`. */
 template <int THREADS, int ROWS, int COLS, int PANEL, int LD, bool ASYNC>
 __device__ static inline void copy_slab(input_t *destination, const input_t *source, int ld, int row)
@@ -869,7 +870,7 @@ __device__ static inline void load_stage(input_t *a_tile, input_t *b_tile, const
         b_tile + b_plan->offset, b_plan->source + element_index(TILE_TRANSPOSE_B, k0, 0, b_plan->ld), b_plan->ld,
         b_plan->row);
 }
-#line 1556 "gemm.md"
+#line 1557 "gemm.md"
 /* The wmma.load instruction for a matrix ("a" or "b") in a layout ("row" or "col"), from shared memory. */
 #define PTX_LOAD(matrix, layout) "wmma.load." matrix ".sync.aligned." layout "." PTX_SHAPE ".shared." PTX_TYPE
 
@@ -918,7 +919,7 @@ __device__ static inline void load_shared_b(tile_fragment_b &fragment, const inp
     wmma::load_matrix_sync(fragment, pointer, ldm);
 #endif
 }
-#line 1615 "gemm.md"
+#line 1616 "gemm.md"
 template <int TILE, int STEP>
 __device__ static inline void multiply_stage(fragment_c (&acc)[tile_geometry(TILE, STEP).frags_m][tile_geometry(TILE, STEP).frags_n],
                                              const input_t *a_tile, const input_t *b_tile, int warp_row, int warp_col)
@@ -941,7 +942,7 @@ __device__ static inline void multiply_stage(fragment_c (&acc)[tile_geometry(TIL
                 wmma::mma_sync(acc[i][j], a_frag[i], b_frag[j], acc[i][j]);
     }
 }
-#line 1684 "gemm.md"
+#line 1685 "gemm.md"
 #if __CUDA_ARCH__ >= 900
 #define USE_TMA 1   /* slabs by the copy engine, A shared by the cluster */
 #else
@@ -971,7 +972,7 @@ __device__ static inline void barrier_arrive_expect(unsigned long long *barrier,
                  ::"r"(shared_address(barrier)), "r"(bytes) : "memory");
 #endif
 }
-#line 1720 "gemm.md"
+#line 1721 "gemm.md"
 /* One arrival on the barrier at this offset in every block of the cluster (before sm_90: in this block). */
 __device__ static inline void barrier_arrive(unsigned long long *barrier, int cluster)
 {
@@ -1012,7 +1013,7 @@ __device__ static inline unsigned cluster_rank(void)
 #endif
     return rank;
 }
-#line 1767 "gemm.md"
+#line 1768 "gemm.md"
 /* Waits until phase number `use` of the barrier has completed. */
 #if __CUDA_ARCH__ >= 900
 #define BARRIER_TEST "mbarrier.try_wait.parity.shared::cta.b64"
@@ -1031,7 +1032,7 @@ __device__ static inline void barrier_wait(unsigned long long *barrier, int use)
     __syncthreads();
 #endif
 }
-#line 1864 "gemm.md"
+#line 1865 "gemm.md"
 /* Copies a box of the tensor to shared memory, to the same offset in every block of mask (0: this block
    only); each destination's barrier at the barrier's offset counts the bytes. */
 __device__ static inline void copy_tensor(void *shared_destination, const CUtensorMap *map, int row, int panel,
@@ -1079,7 +1080,7 @@ __device__ static inline void load_stage_tensor(input_t *a_tile, input_t *b_tile
     if (with_b)
         copy_tensor(b_tile, b_map, b_row, b_panel, full, 0);
 }
-#line 1927 "gemm.md"
+#line 1928 "gemm.md"
 /* Block `block` of the grid takes block tile (block_row, block_col) of a blocks_m x blocks_n grid of them,
    in groups of `group_rows` rows; clusters of `cluster` blocks take neighbours along N. */
 __device__ static inline void block_position(int block, int cluster, int group_rows, int blocks_m, int blocks_n,
@@ -1092,7 +1093,7 @@ __device__ static inline void block_position(int block, int cluster, int group_r
     *block_row = first_row + in_group % rows_in_group;
     *block_col = in_group / rows_in_group * cluster + block % cluster;
 }
-#line 1954 "gemm.md"
+#line 1955 "gemm.md"
 #define C_VECTOR (16 / sizeof(accum_t))   /* accumulator elements per 16 bytes */
 
 typedef union {
@@ -1144,7 +1145,7 @@ __device__ static inline void store_tile(fragment_c (&acc)[tile_geometry(TILE, S
         __syncwarp();   /* the staging area is rewritten for the next row of fragments */
     }
 }
-#line 2014 "gemm.md"
+#line 2015 "gemm.md"
 /* What the loop's producer side needs: where the slabs go, how their arrival is counted, where they come from. */
 typedef struct {
     input_t *a_tiles, *b_tiles;         /* `stages` slabs of each */
@@ -1187,7 +1188,7 @@ __device__ static inline void release_slab(unsigned long long *empty, int cluste
     if (threadIdx.x % 32 == 0)
         barrier_arrive(empty, cluster);
 }
-#line 2062 "gemm.md"
+#line 2063 "gemm.md"
 template <int TILE, int STEP>
 __global__ void __launch_bounds__(tile_geometry(TILE, STEP).threads, 1)
 d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__restrict__ c,
@@ -1234,7 +1235,7 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
     fence_barrier_init();
     cluster_sync();   /* every block's barriers are ready before anyone copies or arrives */
     pipe.rank = cluster_rank();
-#line 2115 "gemm.md"
+#line 2116 "gemm.md"
     int k_tiles = shape.k_padded / tile.block_k;
     if (tile.pipelined) {
         for (int k_tile = -prefetch; k_tile < k_tiles; k_tile++) {
@@ -1265,7 +1266,7 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
     cluster_sync();   /* the other blocks may still arrive on our barriers: stay until they are done */
 }
 /* ==== How fast can the tensor cores go? ==== */
-#line 2163 "gemm.md"
+#line 2164 "gemm.md"
 #define PEAK_CHAINS 8
 #define PEAK_WARPS 8
 #define PEAK_LD 64   /* elements per row of the peak operands: a multiple of 16 bytes for every type */
@@ -1295,7 +1296,7 @@ d_peak(const input_t *a, const input_t *b, accum_t *c, int iterations)
     wmma::store_matrix_sync(c + (size_t)warp * FRAG_M * FRAG_N, acc[0], FRAG_N, wmma::mem_row_major);
 }
 /* ==== Verification ==== */
-#line 2211 "gemm.md"
+#line 2212 "gemm.md"
 #define INPUT_TO_EXACT(x) (IS_INTEGER ? (exact_t)(x) : (exact_t)INPUT_TO_DOUBLE(x))
 #define ACCUM_TO_EXACT(x) (IS_INTEGER ? (exact_t)(x) : (exact_t)ACCUM_TO_DOUBLE(x))
 
@@ -1309,7 +1310,7 @@ __host__ __device__ static inline exact_t input_exact(input_t x, bool unrounded)
     (void)unrounded;
     return INPUT_TO_EXACT(x);
 }
-#line 2258 "gemm.md"
+#line 2259 "gemm.md"
 __host__ __device__ constexpr double unit_roundoff(void)
 {
     /*                       F16_IN_F32_OUT  F16_IN_OUT  U8    I8    BF16_IN_F32_OUT  TF32_IN_F32_OUT  F64_IN_OUT */
@@ -1327,7 +1328,7 @@ __host__ __device__ static inline double error_bound(double abs_products, double
 {
     return 2.0 * unit_roundoff() * (rounding_steps(k) * abs_products + abs_beta_c) + unit_roundoff() * abs_result;
 }
-#line 2294 "gemm.md"
+#line 2295 "gemm.md"
 __host__ __device__ static inline long long scale_exact(long long alpha, long long sum, long long beta,
                                                         long long old)
 {
@@ -1378,7 +1379,7 @@ __global__ void d_gemm_reference(const input_t *a, const input_t *b, const accum
         reference_element(a, b, c_in, shape, alpha, beta, unrounded, i, j,
                           &result[(size_t)i * shape.n + j], &bound[(size_t)i * shape.n + j]);
 }
-#line 2353 "gemm.md"
+#line 2354 "gemm.md"
 typedef struct {
     long long failures;
     double worst_error, worst_bound, worst_ratio;
@@ -1409,7 +1410,7 @@ static Verdict compare_results(const accum_t *c_out, const exact_t *expected, co
     return verdict;
 }
 /* ==== The harness ==== */
-#line 2420 "gemm.md"
+#line 2421 "gemm.md"
 enum { KERNEL_FAST, KERNEL_NAIVE, KERNEL_STEP1 };   /* then step2 .. step7 (step7 is fast), hopper, hopper1 .. 5 */
 enum { VERIFY_AUTO, VERIFY_CPU, VERIFY_GPU, VERIFY_OFF };
 enum { FORMAT_TEXT, FORMAT_KV, FORMAT_CSV };
@@ -1429,7 +1430,7 @@ typedef struct {
     const char *dump_prefix;
     int shared_limit;   /* bytes of shared memory per block to pretend the GPU has; 0: what it has */
 } Options;
-#line 2447 "gemm.md"
+#line 2448 "gemm.md"
 static int parse_integer(const char *text, long long low, long long high, long long *value)
 {
     char *end;
@@ -1640,7 +1641,7 @@ static void print_usage(FILE *out)
             "             4 out of memory, 5 CUDA or cuBLAS error, 6 file error\n",
             TYPE_NAME, SHAPE_NAME, TRANSPOSE_A, TRANSPOSE_B, MAX_PRINT_DIMENSION);
 }
-#line 2675 "gemm.md"
+#line 2676 "gemm.md"
 static uint64_t next_random(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
@@ -1675,7 +1676,7 @@ static void fill_accum(accum_t *x, size_t count, uint64_t seed, uint64_t stream)
     for (size_t e = 0; e < count; e++)
         x[e] = ACCUM_FROM_FLOAT(IS_INTEGER ? (float)random_int(&state, -128, 127) : (float)random_uniform(&state));
 }
-#line 2726 "gemm.md"
+#line 2727 "gemm.md"
 /* Every step of d_gemm for each tile configuration of this type pair; NULL past the last configuration, and
    for the steps before the last in a build without them (WITH_STEPS 0). */
 #define STEP_BUILT(step) (WITH_STEPS || (step) == LAST_STEP)
@@ -1761,7 +1762,7 @@ static void select_gpu(Gpu *gpu, const Options *options)
     if (shared_bytes <= (int)gpu->properties.sharedMemPerBlockOptin)
         CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
 }
-#line 2822 "gemm.md"
+#line 2823 "gemm.md"
 static void *allocate(size_t bytes, const char *what)
 {
     void *memory = malloc(bytes > 0 ? bytes : 1);
@@ -1778,7 +1779,7 @@ static void check_device_memory(double bytes_needed)
         die(EXIT_NO_MEMORY, "this run needs %.2f GiB of device memory; %.2f GiB of %.2f GiB are free",
             bytes_needed / 0x1p30, free_bytes / 0x1p30, total_bytes / 0x1p30);
 }
-#line 2849 "gemm.md"
+#line 2850 "gemm.md"
 typedef struct {
     double median_ms, min_ms;
 } Timing;
@@ -1820,7 +1821,7 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
     free(times);
     return timing;
 }
-#line 2906 "gemm.md"
+#line 2907 "gemm.md"
 typedef struct {
     Shape shape;
     int kernel;
@@ -1843,7 +1844,7 @@ static Shape hopper_shape(int m, int n, int k, int step);
 static TileGeometry hopper_geometry(int step);
 static void setup_hopper(Run *run);
 static void launch_hopper(const Run *run);
-#line 2934 "gemm.md"
+#line 2935 "gemm.md"
 /* A tiled operand stored as rows x ld, viewed as panels: (element in panel, row, panel). A box is
    box_panels panels of box_rows rows, each row ld_shared long: the padding past the panel is out of the
    tensor, so the copy engine fills it with zeros and reads nothing for it. */
@@ -1884,7 +1885,7 @@ static void make_tensor_maps(Run *run)
                     TILE_TRANSPOSE_B ? shape->k_padded : shape->n_padded, tile.b.panel, tile.b.ld, tile.b.rows,
                     tile.b.panels, CU_TENSOR_MAP_SWIZZLE_NONE);
 }
-#line 2981 "gemm.md"
+#line 2982 "gemm.md"
 /* d_gemm's operands as it reads them: int8 operands stored the other way transposed, tf32 operands rounded. */
 static void prepare_operands(const Run *run)
 {
@@ -1933,7 +1934,7 @@ static void launch_gemm(const void *context)
     }
     CHECK_LAUNCH();
 }
-#line 3043 "gemm.md"
+#line 3044 "gemm.md"
 typedef struct {
     int available;                  /* cuBLAS has no unsigned int8 GEMM */
     cudaDataType input, output;     /* of A and B, of C */
@@ -1952,7 +1953,7 @@ static const CublasTypes CUBLAS_TYPES[] = {
     {1,           CUDA_R_64F,  CUDA_R_64F, CUBLAS_COMPUTE_64F},             /* F64_IN_OUT */
 };
 #define HAS_CUBLAS (CUBLAS_TYPES[TYPE_PAIR].available)
-#line 3064 "gemm.md"
+#line 3065 "gemm.md"
 typedef struct {
     Run run;
     cublasHandle_t handle;
@@ -1972,7 +1973,7 @@ static void launch_cublas(const void *context)
                                   cublas->run.c, types.output, shape->n_padded, types.compute,
                                   CUBLAS_GEMM_DEFAULT);
 }
-#line 3096 "gemm.md"
+#line 3097 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -1999,7 +2000,7 @@ static void write_npy(const char *prefix, const char *name, const char *descr, c
         die(EXIT_IO_ERROR, "cannot write %s: %s", path, strerror(saved));
     }
 }
-#line 3129 "gemm.md"
+#line 3130 "gemm.md"
 typedef struct {
     const char *input, *accum;   /* NumPy's type strings for A and B, and for C */
     int widen;                   /* 1: NumPy has no such type; A and B are widened, exactly, to float32 */
@@ -2035,7 +2036,7 @@ static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, 
         free(widened);
     }
 }
-#line 3173 "gemm.md"
+#line 3174 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -2130,7 +2131,7 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 3275 "gemm.md"
+#line 3276 "gemm.md"
 typedef struct {
     Shape shape;
     int verify;                                          /* VERIFY_CPU, VERIFY_GPU or VERIFY_OFF */
@@ -2152,7 +2153,7 @@ static double milliseconds_since(double start)
 {
     return (seconds_now() - start) * 1e3;
 }
-#line 3302 "gemm.md"
+#line 3303 "gemm.md"
 static Shape gemm_shape(int m, int n, int k, int tile_index, int kernel)
 {
     if (hopper_step(kernel))
@@ -2182,7 +2183,7 @@ static void plan_memory(Gemm *gemm, const Options *options, const Gpu *gpu)
                         gemm->bytes_c_padded * (gemm->use_cublas ? 2.0 : 1.0) +
                         (gemm->verify == VERIFY_GPU ? (double)gemm->count_c * (sizeof(exact_t) + sizeof(double)) : 0.0));
 }
-#line 3337 "gemm.md"
+#line 3338 "gemm.md"
 static void make_inputs(Gemm *gemm, const Options *options)
 {
     gemm->a = (input_t *)allocate(gemm->count_a * sizeof(input_t), "A");
@@ -2197,7 +2198,7 @@ static void make_inputs(Gemm *gemm, const Options *options)
         write_npy(options->dump_prefix, "C_in", NPY_ACCUM, gemm->c_in, gemm->shape.m, gemm->shape.n, sizeof(accum_t));
     }
 }
-#line 3357 "gemm.md"
+#line 3358 "gemm.md"
 static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2242,7 +2243,7 @@ static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
     CHECK_CUDA(cudaMemcpy(run->c, gemm->c_padded, gemm->bytes_c_padded, cudaMemcpyHostToDevice));
     gemm->h2d_ms = milliseconds_since(start);
 }
-#line 3408 "gemm.md"
+#line 3409 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -2275,7 +2276,7 @@ static void compute_reference(Gemm *gemm)
         reference_gpu(run, (exact_t)run->alpha, (exact_t)run->beta, gemm->expected, gemm->bound);
     gemm->reference_ms = milliseconds_since(start);
 }
-#line 3447 "gemm.md"
+#line 3448 "gemm.md"
 static void run_once_and_check(Gemm *gemm, const Options *options)
 {
     const Shape *shape = &gemm->shape;
@@ -2292,7 +2293,7 @@ static void run_once_and_check(Gemm *gemm, const Options *options)
     if (options->dump_prefix)
         write_npy(options->dump_prefix, "C_out", NPY_ACCUM, gemm->c_out, shape->m, shape->n, sizeof(accum_t));
 }
-#line 3470 "gemm.md"
+#line 3471 "gemm.md"
 static void time_kernels(Gemm *gemm, const Options *options)
 {
     const Shape *shape = &gemm->shape;
@@ -2314,7 +2315,7 @@ static void time_kernels(Gemm *gemm, const Options *options)
     CHECK_CUBLAS(cublasDestroy(cublas.handle));
     CHECK_CUDA(cudaFree(cublas.run.c));
 }
-#line 3497 "gemm.md"
+#line 3498 "gemm.md"
 #define RATE(timing, operations) ((operations) / ((timing).median_ms * 1e-3) / 1e12)
 
 /* The tile and the copy path of the kernel that ran. */
@@ -2368,7 +2369,7 @@ static void report_gemm(Report *report, const Gemm *gemm, const Options *options
     };
     report_fields(report, fields, sizeof fields / sizeof fields[0]);
 }
-#line 3557 "gemm.md"
+#line 3558 "gemm.md"
 static void print_text_report(const Report *report, const Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2419,7 +2420,7 @@ static void free_gemm(Gemm *gemm)
     for (size_t h = 0; h < sizeof host / sizeof host[0]; h++)
         free(host[h]);
 }
-#line 3612 "gemm.md"
+#line 3613 "gemm.md"
 static int run_gemm(const Options *options, const Gpu *gpu)
 {
     Gemm gemm;
@@ -2446,7 +2447,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     free_gemm(&gemm);
     return gemm.verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 3648 "gemm.md"
+#line 3649 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -2505,7 +2506,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     return 0;
 }
 /* ==== main ==== */
-#line 3716 "gemm.md"
+#line 3717 "gemm.md"
 static int self_test(void);   /* the appendix */
 
 int main(int argc, char **argv)
@@ -2525,7 +2526,7 @@ int main(int argc, char **argv)
     return options.peak ? run_peak(&options, &gpu) : run_gemm(&options, &gpu);
 }
 /* ==== Past WMMA: Hopper's warpgroup MMA ==== */
-#line 3968 "gemm.md"
+#line 3970 "gemm.md"
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define HOPPER_BUILT 1   /* this compilation is for sm_90a: wgmma and setmaxnreg exist */
 #else
@@ -2534,11 +2535,17 @@ int main(int argc, char **argv)
 #define HOPPER_WGMMA (TYPE_PAIR != PAIR_F64_IN_OUT)   /* f64 has no wgmma: its consumers use mma.sync */
 #define HOPPER_16BIT (TYPE_PAIR == PAIR_F16_IN_F32_OUT || TYPE_PAIR == PAIR_F16_IN_OUT || \
                       TYPE_PAIR == PAIR_BF16_IN_F32_OUT)
-#define HOPPER_MN_OK (HOPPER_16BIT || !HOPPER_WGMMA)   /* operands read MN-major as well as K-major */
-#define HOPPER_A_MN (HOPPER_MN_OK && TRANSPOSE_A)    /* A read as stored, M-major */
-#define HOPPER_B_MN (HOPPER_MN_OK && !TRANSPOSE_B)   /* B read as stored, N-major */
-#define HOPPER_TRANSPOSE_A (TRANSPOSE_A && !HOPPER_A_MN)    /* transposed to M x K first */
-#define HOPPER_TRANSPOSE_B (!TRANSPOSE_B && !HOPPER_B_MN)   /* transposed to N x K first */
+#define HOPPER_MN_OK HOPPER_16BIT   /* operands read MN-major as well as K-major (by descriptor) */
+/* The A and B below are roles: the kernel's A (64 rows per wgmma) and B (read by descriptor). tf32 with B as
+   stored swaps them (tf32: B as stored, below): C^T = B^T A^T, B in A's role and the tile stored transposed. */
+#define HOPPER_SWAP (TYPE_PAIR == PAIR_TF32_IN_F32_OUT && !TRANSPOSE_B)
+#define HOPPER_A_STORED_MN (HOPPER_SWAP || TRANSPOSE_A)                     /* A's role is stored MN-major */
+#define HOPPER_B_STORED_MN (HOPPER_SWAP ? TRANSPOSE_A : !TRANSPOSE_B)       /* B's role is stored MN-major */
+#define HOPPER_A_REGS (TYPE_PAIR == PAIR_TF32_IN_F32_OUT && HOPPER_A_STORED_MN)   /* loaded into registers */
+#define HOPPER_A_MN (HOPPER_A_STORED_MN && (HOPPER_MN_OK || HOPPER_A_REGS))   /* A's role read as stored */
+#define HOPPER_B_MN (HOPPER_B_STORED_MN && HOPPER_MN_OK)                      /* B's role read as stored */
+#define HOPPER_TRANSPOSE_A (HOPPER_A_STORED_MN && !HOPPER_A_MN)   /* A's role transposed to K-major first */
+#define HOPPER_TRANSPOSE_B (HOPPER_B_STORED_MN && !HOPPER_B_MN)   /* B's role transposed to K-major first */
 #define HOPPER_ROW 128                             /* bytes per row of the swizzled layout */
 #define HOPPER_K (32 / (int)sizeof(input_t))       /* K of one wgmma */
 
@@ -2551,7 +2558,7 @@ __device__ static inline unsigned long long operand_descriptor(const void *start
            (unsigned long long)(leading >> 4 & 0x3FFF) << 16 |
            (unsigned long long)(stride >> 4 & 0x3FFF) << 32 | 1ull << 62;
 }
-#line 4026 "gemm.md"
+#line 4034 "gemm.md"
 enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper5 (hopper5 is --kernel=hopper) */
     HOPPER_ONE_CONSUMER = 1,   /* wgmma on swizzled slabs; a producer and one consumer warpgroup */
     HOPPER_TWO_CONSUMERS,      /* two consumers: twice the rows per slab of B */
@@ -2582,7 +2589,7 @@ __host__ __device__ constexpr HopperTile hopper_tile(int step = HOPPER_LAST)
     tile.block_n = HOPPER_WGMMA ? 256 : 128;   /* f64: 64 accumulators per thread, 128 registers */
     tile.block_k = HOPPER_ROW / (int)sizeof(input_t);
     tile.stages = tall ? 3 : HOPPER_WGMMA ? 4 : 6;
-    tile.pending = step >= HOPPER_IN_FLIGHT ? 1 : 0;
+    tile.pending = step >= HOPPER_IN_FLIGHT && !HOPPER_A_REGS ? 1 : 0;   /* A in registers: wait before reloading */
     tile.cluster = step >= HOPPER_CLUSTER ? 2 : 1;
     tile.persistent = step >= HOPPER_PERSISTENT;
     tile.threads = (tile.consumers + 1) * 128;
@@ -2591,7 +2598,7 @@ __host__ __device__ constexpr HopperTile hopper_tile(int step = HOPPER_LAST)
     tile.shared_bytes = 1024 + tile.stages * (tile.a_bytes + tile.b_bytes) + 2 * tile.stages * 8;
     return tile;
 }
-#line 4071 "gemm.md"
+#line 4079 "gemm.md"
 __device__ static inline unsigned long long slab_descriptor(const unsigned char *slab, bool mn_major, int first,
                                                             int step)
 {
@@ -2602,7 +2609,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
     return operand_descriptor(slab + first * HOPPER_ROW + step * HOPPER_K * (int)sizeof(input_t), 16,
                               8 * HOPPER_ROW);
 }
-#line 4093 "gemm.md"
+#line 4101 "gemm.md"
 #define WGMMA_LOW "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
@@ -2661,7 +2668,7 @@ typedef double wgmma_acc_t;   /* f64: 16 rows x 64 columns of mma.sync results, 
 #define WGMMA_REGS 32
 #define WGMMA(d, a, b, scale) ((void)(a), (void)(b), (void)(scale))
 #endif
-#line 4161 "gemm.md"
+#line 4169 "gemm.md"
 #if HOPPER_BUILT
 #define HOPPER_ASM(text) asm volatile(text ::: "memory")
 #else
@@ -2688,7 +2695,7 @@ __device__ static inline void settle(float &r) { asm volatile("" : "+f"(r)::"mem
 __device__ static inline void settle(unsigned &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(int &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(double &r) { asm volatile("" : "+d"(r)::"memory"); }
-#line 4214 "gemm.md"
+#line 4222 "gemm.md"
 /* Requests the slab k_tile of an operand from row (along M or N) mn0 on, into `slab`. */
 __device__ static inline void copy_operand(void *slab, const CUtensorMap *map, bool mn_major, int mn0, int k_tile,
                                            unsigned long long *full, unsigned short mask)
@@ -2738,7 +2745,7 @@ __device__ static inline void produce(unsigned char *slabs, unsigned long long *
         }
     }
 }
-#line 4272 "gemm.md"
+#line 4280 "gemm.md"
 /* Accumulator sets per consumer thread: one per 64-row wgmma (f64: one per 16-row mma.sync of a warp's 32 rows). */
 #define HOPPER_SUBTILES(step) (HOPPER_WGMMA ? hopper_tile(step).block_m / hopper_tile(step).consumers / 64 : 2)
 #define HOPPER_RELEASERS (HOPPER_WGMMA ? 1 : 4)   /* arrivals per consumer on `empty`: one, or each warp's (f64) */
@@ -2783,8 +2790,8 @@ __device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][WG
         for (int r = 0; r < WGMMA_REGS; r++)
             settle(d[sub][r]);
 }
-#line 4322 "gemm.md"
-#if HOPPER_WGMMA
+#line 4330 "gemm.md"
+#if HOPPER_WGMMA && !HOPPER_A_REGS
 template <int STEP>
 __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][WGMMA_REGS],
                                             const unsigned char *a_slab, const unsigned char *b_slab, int consumer,
@@ -2801,8 +2808,8 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 4372 "gemm.md"
-#if !HOPPER_WGMMA
+#line 4381 "gemm.md"
+#if !HOPPER_WGMMA || HOPPER_A_REGS
 /* The byte offset of element (mn, k) in a swizzled slab, K-major or MN-major (The swizzled layout). */
 __device__ static inline int slab_offset(bool mn_major, int mn, int k)
 {
@@ -2812,23 +2819,21 @@ __device__ static inline int slab_offset(bool mn_major, int mn, int k)
     return row * HOPPER_ROW + ((byte / 16 ^ row % 8) * 16) + byte % 16;
 }
 
-/* Elements 4t .. 4t + 3 of K of row or column mn of a slab. */
-__device__ static inline void load_four(const unsigned char *slab, bool mn_major, int mn, int t, double (&v)[4])
+#endif
+
+#if !HOPPER_WGMMA
+/* Elements 4t .. 4t + 3 of K of row or column mn of a K-major slab: two 16-byte loads. */
+__device__ static inline void load_four(const unsigned char *slab, int mn, int t, double (&v)[4])
 {
 #pragma unroll
     for (int h = 0; h < 4; h += 2) {
-        if (mn_major) {
-            v[h] = *(const double *)(slab + slab_offset(true, mn, 4 * t + h));
-            v[h + 1] = *(const double *)(slab + slab_offset(true, mn, 4 * t + h + 1));
-        } else {
-            double2 pair = *(const double2 *)(slab + slab_offset(false, mn, 4 * t + h));
-            v[h] = pair.x;
-            v[h + 1] = pair.y;
-        }
+        double2 pair = *(const double2 *)(slab + slab_offset(false, mn, 4 * t + h));
+        v[h] = pair.x;
+        v[h + 1] = pair.y;
     }
 }
 #endif
-#line 4404 "gemm.md"
+#line 4411 "gemm.md"
 #if !HOPPER_WGMMA
 #define MMA_F64(d, i, a, b)                                                                                  \
     asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "                     \
@@ -2847,8 +2852,8 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     double a[2][8], upper[4], lower[4], b[4];
 #pragma unroll
     for (int sub = 0; sub < 2; sub++) {
-        load_four(a_slab, HOPPER_A_MN, row + 16 * sub, t, upper);
-        load_four(a_slab, HOPPER_A_MN, row + 16 * sub + 8, t, lower);
+        load_four(a_slab, row + 16 * sub, t, upper);
+        load_four(a_slab, row + 16 * sub + 8, t, lower);
 #pragma unroll
         for (int j = 0; j < 4; j++) {
             a[sub][2 * j] = upper[j];
@@ -2861,14 +2866,44 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
             d[0][r] = d[1][r] = -0.0;
 #pragma unroll
     for (int j = 0; j < 8; j++) {   /* each of B's loads serves two mma.syncs */
-        load_four(b_slab, HOPPER_B_MN, col + 8 * j, t, b);
+        load_four(b_slab, col + 8 * j, t, b);
         MMA_F64(d[0], 4 * j, a[0], b);
         MMA_F64(d[1], 4 * j, a[1], b);
     }
     __syncwarp();   /* every lane's loads are done before lane 0 releases the buffer */
 }
 #endif
-#line 4458 "gemm.md"
+#line 4472 "gemm.md"
+#if HOPPER_A_REGS
+/* tf32's wgmma with A from this thread's four registers a[0..3] */
+#define WGMMA_A_REGS(d, a, b, scale)                                                                       \
+    asm volatile(WGMMA_SCALE_D(133) "m64n256k8.f32.tf32.tf32 {" WGMMA_LOW WGMMA_HIGH "}, "                  \
+                 "{%128, %129, %130, %131}, %132, p, 1, 1;\n}\n"                                           \
+                 : WGMMA_D64("+f", d, 0), WGMMA_D64("+f", d, 64)                                           \
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"((int)(scale)))
+
+template <int STEP>
+__device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][WGMMA_REGS],
+                                            const unsigned char *a_slab, const unsigned char *b_slab, int consumer,
+                                            bool first)
+{
+    constexpr int steps = hopper_tile(STEP).block_k / HOPPER_K;
+    int lane = threadIdx.x % 32, row = consumer * 64 + threadIdx.x % 128 / 32 * 16 + lane / 4, t = lane % 4;
+    unsigned a[steps][4];
+#pragma unroll
+    for (int step = 0; step < steps; step++)
+#pragma unroll
+        for (int i = 0; i < 4; i++)   /* (row, t), (row + 8, t), (row, t + 4), (row + 8, t + 4) of this K step */
+            a[step][i] = *(const unsigned *)(a_slab + slab_offset(true, row + 8 * (i % 2),
+                                                                  step * HOPPER_K + t + 4 * (i / 2)));
+    wgmma_fence();
+#pragma unroll
+    for (int step = 0; step < steps; step++)
+        WGMMA_A_REGS(d[0], a[step], slab_descriptor(b_slab, HOPPER_B_MN, 0, step), !first || step > 0);
+    wgmma_commit();
+}
+#endif
+#line 4516 "gemm.md"
 typedef struct __align__(2 * sizeof(accum_t)) {
     accum_t value[2];
 } AccumPair;
@@ -2907,6 +2942,14 @@ __device__ static inline void store_hopper(const wgmma_acc_t (&d)[WGMMA_REGS], a
     for (int j = 0; j < HOPPER_COLS / 8; j++)
 #pragma unroll
         for (int half = 0; half < 2; half++) {
+            if (HOPPER_SWAP) {   /* the accumulators hold C^T: their (r, c) is C's (c, r), ldc apart along r */
+#pragma unroll
+                for (int e = 0; e < 2; e++) {
+                    accum_t *element = c + (size_t)(col + 8 * j + e) * ldc + row + 8 * half;
+                    *element = scale_accumulator(alpha, accumulator(d, j, half, e), beta, beta != 0 ? *element : ACCUM_ZERO);
+                }
+                continue;
+            }
             AccumPair *destination = (AccumPair *)(c + (size_t)(row + 8 * half) * ldc + col + 8 * j);
             AccumPair old = {{ACCUM_ZERO, ACCUM_ZERO}}, result;
             if (beta != 0)
@@ -2916,7 +2959,7 @@ __device__ static inline void store_hopper(const wgmma_acc_t (&d)[WGMMA_REGS], a
             *destination = result;
         }
 }
-#line 4520 "gemm.md"
+#line 4586 "gemm.md"
 template <int STEP>
 __global__ void __launch_bounds__(hopper_tile(STEP).threads, 1)
 d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t beta,
@@ -2952,27 +2995,29 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
             for (int sub = 0; sub < HOPPER_SUBTILES(STEP); sub++) {
                 int row, col;
                 accumulator_origin(sub, HOPPER_SUBTILES(STEP), warpgroup, m0, n0, &row, &col);
-                store_hopper(d[sub], c, shape.n_padded, row, col, alpha, beta);
+                store_hopper(d[sub], c, HOPPER_SWAP ? shape.m_padded : shape.n_padded, row, col, alpha, beta);
             }
         }
     }
     cluster_sync();   /* the other block may still copy into us or arrive on our barriers */
 #endif
 }
-#line 4578 "gemm.md"
+#line 4645 "gemm.md"
 #if !IS_INTEGER
-/* out (cols x rows) = in (rows x cols) transposed; rows and cols are multiples of 32. 32 x 8 threads per block,
-   a 32 x 32 tile each. */
+/* out (cols x rows) = in (rows x cols) transposed. 32 x 8 threads per block, a 32 x 32 tile each (the last
+   ones cut at the edges: f64's padded K is a multiple of 16). */
 __global__ void d_transpose_wide(const input_t *__restrict__ in, input_t *__restrict__ out, int rows, int cols)
 {
     __shared__ input_t tile[32][33];
-    int tiles_across = cols / 32;
-    size_t row0 = (size_t)(blockIdx.x / tiles_across) * 32, col0 = (size_t)(blockIdx.x % tiles_across) * 32;
+    int tiles_across = (cols + 31) / 32;
+    int row0 = blockIdx.x / tiles_across * 32, col0 = blockIdx.x % tiles_across * 32;
     for (int r = threadIdx.y; r < 32; r += 8)
-        tile[r][threadIdx.x] = in[(row0 + r) * cols + col0 + threadIdx.x];
+        if (row0 + r < rows && col0 + (int)threadIdx.x < cols)
+            tile[r][threadIdx.x] = in[(size_t)(row0 + r) * cols + col0 + threadIdx.x];
     __syncthreads();
     for (int r = threadIdx.y; r < 32; r += 8)
-        out[(col0 + r) * rows + row0 + threadIdx.x] = tile[threadIdx.x][r];
+        if (col0 + r < cols && row0 + (int)threadIdx.x < rows)
+            out[(size_t)(col0 + r) * rows + row0 + threadIdx.x] = tile[threadIdx.x][r];
 }
 #endif
 
@@ -2982,42 +3027,59 @@ static void transpose_for_hopper(const input_t *in, input_t *out, int rows, int 
 #if IS_INTEGER
     transpose_on_gpu(in, out, rows, cols);
 #else
-    d_transpose_wide<<<(unsigned)((long long)(rows / 32) * (cols / 32)), dim3(32, 8)>>>(in, out, rows, cols);
+    long long blocks = (long long)((rows + 31) / 32) * ((cols + 31) / 32);
+    d_transpose_wide<<<(unsigned)blocks, dim3(32, 8)>>>(in, out, rows, cols);
     CHECK_LAUNCH();
 #endif
 }
 
-static bool hopper_prepares(int operand)
+static bool hopper_prepares(int operand)   /* the problem's A or B, whichever role it has */
 {
-    return operand == 0 ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
+    return (operand == 0) != HOPPER_SWAP ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 4618 "gemm.md"
+#line 4688 "gemm.md"
 static Shape hopper_shape(int m, int n, int k, int step)
 {
     HopperTile tile = hopper_tile(step);
-    return make_shape(m, n, k, tile.block_m * tile.cluster, tile.block_n, tile.block_k);
+    int rows = tile.block_m * tile.cluster, cols = tile.block_n;   /* the kernel's: along N and M when swapped */
+    return make_shape(m, n, k, HOPPER_SWAP ? cols : rows, HOPPER_SWAP ? rows : cols, tile.block_k);
+}
+
+/* The problem as the kernel sees it: M and N exchanged when the operands swap roles. */
+static Shape hopper_roles(const Shape *shape)
+{
+    Shape roles = *shape;
+    if (HOPPER_SWAP) {
+        roles.m = shape->n;
+        roles.n = shape->m;
+        roles.m_padded = shape->n_padded;
+        roles.n_padded = shape->m_padded;
+    }
+    return roles;
 }
 
 static void make_hopper_maps(Run *run)
 {
-    const Shape *shape = &run->shape;
+    Shape roles = hopper_roles(&run->shape);
+    const Shape *shape = &roles;
+    const input_t *a = HOPPER_SWAP ? run->b_tiled : run->a_tiled, *b = HOPPER_SWAP ? run->a_tiled : run->b_tiled;
     HopperTile tile = hopper_tile(hopper_step(run->kernel));
     int panel = HOPPER_ROW / (int)sizeof(input_t), b_share = tile.block_n / tile.cluster;
     CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_128B;
     if (HOPPER_A_MN)   /* A stored K x M */
-        make_tensor_map(&run->a_map, run->a_tiled, shape->k_padded, shape->m_padded, panel, panel, tile.block_k,
+        make_tensor_map(&run->a_map, a, shape->k_padded, shape->m_padded, panel, panel, tile.block_k,
                         tile.block_m / panel, swizzle);
     else               /* A as M x K */
-        make_tensor_map(&run->a_map, run->a_tiled, shape->m_padded, shape->k_padded, panel, panel, tile.block_m, 1,
+        make_tensor_map(&run->a_map, a, shape->m_padded, shape->k_padded, panel, panel, tile.block_m, 1,
                         swizzle);
     if (HOPPER_B_MN)   /* B stored K x N */
-        make_tensor_map(&run->b_map, run->b_tiled, shape->k_padded, shape->n_padded, panel, panel, tile.block_k,
+        make_tensor_map(&run->b_map, b, shape->k_padded, shape->n_padded, panel, panel, tile.block_k,
                         b_share / panel, swizzle);
     else               /* B as N x K */
-        make_tensor_map(&run->b_map, run->b_tiled, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
+        make_tensor_map(&run->b_map, b, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 4652 "gemm.md"
+#line 4738 "gemm.md"
 static TileGeometry hopper_geometry(int step)
 {
     HopperTile hopper = hopper_tile(step);
@@ -3061,7 +3123,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
     CHECK_CUDA(cudaFuncSetAttribute(HOPPER_KERNELS[hopper_step(kernel) - 1],
                                     cudaFuncAttributeMaxDynamicSharedMemorySize, tile.shared_bytes));
 }
-#line 4703 "gemm.md"
+#line 4789 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. */
 static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
 {
@@ -3085,7 +3147,8 @@ static void setup_hopper(Run *run)
     make_hopper_maps(run);
     int step = hopper_step(run->kernel);
     HopperTile tile = hopper_tile(step);
-    int tiles = run->shape.m_padded / (tile.block_m * tile.cluster) * (run->shape.n_padded / tile.block_n);
+    Shape roles = hopper_roles(&run->shape);
+    int tiles = roles.m_padded / (tile.block_m * tile.cluster) * (roles.n_padded / tile.block_n);
     int fit = 0;
     cudaLaunchAttribute attribute;
     cudaLaunchConfig_t config = hopper_launch(step, tiles, &attribute);
@@ -3106,10 +3169,11 @@ static void launch_hopper(const Run *run)
     cudaLaunchAttribute attribute;
     cudaLaunchConfig_t config = hopper_launch(step, run->grid_clusters, &attribute);
     Run copy = *run;   /* the kernel's arguments; the launch takes a pointer to each */
+    copy.shape = hopper_roles(&run->shape);
     void *arguments[] = {&copy.c, &copy.shape, &copy.alpha, &copy.beta, &copy.a_map, &copy.b_map};
     CHECK_CUDA(cudaLaunchKernelExC(&config, HOPPER_KERNELS[step - 1], arguments));
 }
-#line 4773 "gemm.md"
+#line 4861 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -3162,7 +3226,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 4831 "gemm.md"
+#line 4919 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -3199,7 +3263,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 5041 "gemm.md"
+#line 5125 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
@@ -3407,10 +3471,11 @@ static void test_inputs_and_shapes(void)
     int hopper_ok = 1;
     for (int step = 1; step <= HOPPER_STEPS; step++) {
         HopperTile tile = hopper_tile(step);
-        Shape padded = hopper_shape(1000, 777, 333, step);
-        hopper_ok &= padded.m_padded % (tile.block_m * tile.cluster) == 0 && padded.m_padded >= 1000 &&
-                     padded.n_padded % tile.block_n == 0 && padded.n_padded >= 777 &&
-                     padded.k_padded % tile.block_k == 0 && padded.k_padded >= 333;
+        Shape stored = hopper_shape(1000, 777, 333, step), padded = hopper_roles(&stored);   /* as the kernel sees it */
+        hopper_ok &= padded.m_padded % (tile.block_m * tile.cluster) == 0 && padded.m_padded >= padded.m &&
+                     padded.n_padded % tile.block_n == 0 && padded.n_padded >= padded.n &&
+                     padded.k_padded % tile.block_k == 0 && padded.k_padded >= 333 &&
+                     padded.m + padded.n == 1777 && stored.m == 1000;
     }
     expect(hopper_ok, "shape: every step of d_gemm_hopper pads to whole cluster tiles and slabs");
     Shape shape = gemm_shape(1000, 777, 333, 0, KERNEL_FAST);

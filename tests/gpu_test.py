@@ -1121,8 +1121,10 @@ class Tester:
     def progress(self):
         with self.lock:
             records = list(self.records)
-        done = sum(1 for r in records if r.kind != "build")
-        failed = sum(1 for r in records if not r.passed and r.status != "skip")
+        # A check starts as "fail" and says so until it ends; one still running has no detail and no time yet.
+        finished = [r for r in records if r.kind != "build" and (r.passed or r.status == "skip" or r.detail or r.seconds)]
+        done = len(finished)
+        failed = sum(1 for r in finished if not r.passed and r.status != "skip")
         builds = sum(1 for r in records if r.kind == "build" and r.status != "fail")
         self.say("  [%4.0fs] %d builds ok, %d checks done, %d failed" % (self.elapsed(), builds, done, failed))
 

@@ -219,7 +219,7 @@ class Hopper(unittest.TestCase):
             ptx = "".join(open(os.path.join(keep, name)).read() for name in os.listdir(keep) if name.endswith(".ptx"))
             return job, (code, stdout + stderr, ptx)
 
-        jobs = [(t, layout) for t in TYPE_PAIRS for layout in cls.LAYOUTS]
+        jobs = [(t, layout) for t in TYPE_PAIRS for layout in cls.LAYOUTS] + [("TF32_IN_F32_OUT", (0, 1))]
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1)) as pool:
             cls.results = dict(pool.map(build, jobs))
 
@@ -253,6 +253,19 @@ class Hopper(unittest.TestCase):
                 self.assertTrue(wgmma, "%s %s: no wgmma in d_gemm_hopper" % (type_pair, layout))
             self.assertIn("setmaxnreg", kernel, "%s %s: no setmaxnreg" % (type_pair, layout))
             self.assertIn("multicast::cluster", kernel, "%s %s: B is not multicast" % (type_pair, layout))
+
+    def test_tf32_loads_its_mn_major_operand_into_registers(self):
+        """tf32's wgmma reads shared memory K-major only. With B as stored the operands swap roles and B, with
+        A transposed A itself, is the instruction's A operand, loaded into registers; with A as stored and B
+        transposed both operands are descriptors."""
+        form = re.compile(r"wgmma\.mma_async\.sync\.aligned\.\S+\s+\{[^}]*\},\s*([{%])")
+        for layout, registers in (((0, 0), True), ((1, 1), True), ((0, 1), False)):
+            code, _, ptx = self.results[("TF32_IN_F32_OUT", layout)]
+            if code != 0:
+                continue
+            forms = set(form.findall(self.kernel_ptx(ptx)))
+            self.assertEqual(forms, {"{" if registers else "%"},
+                             "tf32 %s: A's operand should be %s" % (layout, "registers" if registers else "a descriptor"))
 
     def test_no_spills(self):
         results = {"%s %s" % job: (code, output, ()) for job, (code, output, _) in self.results.items()}
