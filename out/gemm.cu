@@ -1835,16 +1835,18 @@ typedef struct {
     bool prepare_a, prepare_b;    /* a_tiled and b_tiled are copies of their own, prepared per launch */
     bool unrounded;               /* tf32 reaches the tensor cores unrounded (d_gemm_hopper): they truncate */
     int grid_clusters;            /* d_gemm_hopper: clusters in its persistent grid */
+    int hopper;                   /* d_gemm_hopper: the step it launches, or HOPPER_SHORT; 0 for d_gemm */
     CUtensorMap a_map, b_map;     /* where the copy engine finds the slabs of a_tiled and b_tiled */
 } Run;
 
 /* The Hopper kernel of the last part, [Past WMMA](#past-wmma-hoppers-warpgroup-mma), as the harness calls it. */
 static bool hopper_prepares(int operand);   /* 0: A, 1: B */
 static Shape hopper_shape(int m, int n, int k, int step);
+static int hopper_kind(int kernel, int m, int n, int sms);   /* the step, or F16_IN_OUT's HOPPER_SHORT */
 static TileGeometry hopper_geometry(int step);
 static void setup_hopper(Run *run);
 static void launch_hopper(const Run *run);
-#line 2935 "gemm.md"
+#line 2937 "gemm.md"
 /* A tiled operand stored as rows x ld, viewed as panels: (element in panel, row, panel). A box is
    box_panels panels of box_rows rows, each row ld_shared long: the padding past the panel is out of the
    tensor, so the copy engine fills it with zeros and reads nothing for it. */
@@ -1885,7 +1887,7 @@ static void make_tensor_maps(Run *run)
                     TILE_TRANSPOSE_B ? shape->k_padded : shape->n_padded, tile.b.panel, tile.b.ld, tile.b.rows,
                     tile.b.panels, CU_TENSOR_MAP_SWIZZLE_NONE);
 }
-#line 2982 "gemm.md"
+#line 2984 "gemm.md"
 /* d_gemm's operands as it reads them: int8 operands stored the other way transposed, tf32 operands rounded. */
 static void prepare_operands(const Run *run)
 {
@@ -1934,7 +1936,7 @@ static void launch_gemm(const void *context)
     }
     CHECK_LAUNCH();
 }
-#line 3044 "gemm.md"
+#line 3046 "gemm.md"
 typedef struct {
     int available;                  /* cuBLAS has no unsigned int8 GEMM */
     cudaDataType input, output;     /* of A and B, of C */
@@ -1953,7 +1955,7 @@ static const CublasTypes CUBLAS_TYPES[] = {
     {1,           CUDA_R_64F,  CUDA_R_64F, CUBLAS_COMPUTE_64F},             /* F64_IN_OUT */
 };
 #define HAS_CUBLAS (CUBLAS_TYPES[TYPE_PAIR].available)
-#line 3065 "gemm.md"
+#line 3067 "gemm.md"
 typedef struct {
     Run run;
     cublasHandle_t handle;
@@ -1973,7 +1975,7 @@ static void launch_cublas(const void *context)
                                   cublas->run.c, types.output, shape->n_padded, types.compute,
                                   CUBLAS_GEMM_DEFAULT);
 }
-#line 3097 "gemm.md"
+#line 3099 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -2000,7 +2002,7 @@ static void write_npy(const char *prefix, const char *name, const char *descr, c
         die(EXIT_IO_ERROR, "cannot write %s: %s", path, strerror(saved));
     }
 }
-#line 3130 "gemm.md"
+#line 3132 "gemm.md"
 typedef struct {
     const char *input, *accum;   /* NumPy's type strings for A and B, and for C */
     int widen;                   /* 1: NumPy has no such type; A and B are widened, exactly, to float32 */
@@ -2036,7 +2038,7 @@ static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, 
         free(widened);
     }
 }
-#line 3174 "gemm.md"
+#line 3176 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -2131,7 +2133,7 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 3276 "gemm.md"
+#line 3278 "gemm.md"
 typedef struct {
     Shape shape;
     int verify;                                          /* VERIFY_CPU, VERIFY_GPU or VERIFY_OFF */
@@ -2153,18 +2155,21 @@ static double milliseconds_since(double start)
 {
     return (seconds_now() - start) * 1e3;
 }
-#line 3303 "gemm.md"
-static Shape gemm_shape(int m, int n, int k, int tile_index, int kernel)
+#line 3305 "gemm.md"
+static Shape gemm_shape(int m, int n, int k, int tile_index, int hopper)   /* hopper: Run's */
 {
-    if (hopper_step(kernel))
-        return hopper_shape(m, n, k, hopper_step(kernel));
+    if (hopper)
+        return hopper_shape(m, n, k, hopper);
     TileGeometry tile = tile_geometry(tile_index);
     return make_shape(m, n, k, tile.block_m, tile.block_n * tile.cluster, tile.block_k);
 }
 
 static void plan_memory(Gemm *gemm, const Options *options, const Gpu *gpu)
 {
-    Shape shape = gemm->shape = gemm_shape(options->m, options->n, options->k, gpu->tile, options->kernel);
+    gemm->run.hopper = hopper_step(options->kernel) ? hopper_kind(options->kernel, options->m, options->n,
+                                                                  gpu->properties.multiProcessorCount)
+                                                     : 0;
+    Shape shape = gemm->shape = gemm_shape(options->m, options->n, options->k, gpu->tile, gemm->run.hopper);
     gemm->verify = options->verify;
     if (gemm->verify == VERIFY_AUTO)
         gemm->verify = (long long)shape.m * shape.n * shape.k <= CPU_VERIFY_LIMIT ? VERIFY_CPU : VERIFY_GPU;
@@ -2183,7 +2188,7 @@ static void plan_memory(Gemm *gemm, const Options *options, const Gpu *gpu)
                         gemm->bytes_c_padded * (gemm->use_cublas ? 2.0 : 1.0) +
                         (gemm->verify == VERIFY_GPU ? (double)gemm->count_c * (sizeof(exact_t) + sizeof(double)) : 0.0));
 }
-#line 3338 "gemm.md"
+#line 3343 "gemm.md"
 static void make_inputs(Gemm *gemm, const Options *options)
 {
     gemm->a = (input_t *)allocate(gemm->count_a * sizeof(input_t), "A");
@@ -2198,7 +2203,7 @@ static void make_inputs(Gemm *gemm, const Options *options)
         write_npy(options->dump_prefix, "C_in", NPY_ACCUM, gemm->c_in, gemm->shape.m, gemm->shape.n, sizeof(accum_t));
     }
 }
-#line 3358 "gemm.md"
+#line 3363 "gemm.md"
 static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2221,7 +2226,7 @@ static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
     run->beta = (scalar_t)options->beta;
     run->tile = gpu->tile;
     run->step = gpu->step;
-    run->cluster = hopper_step(run->kernel) ? hopper_geometry(hopper_step(run->kernel)).cluster
+    run->cluster = run->hopper               ? hopper_geometry(run->hopper).cluster
                    : gpu->copy_engine           ? tile_geometry(gpu->tile, gpu->step).cluster
                                                 : 1;
     CHECK_CUDA(cudaMalloc(&run->a, gemm->bytes_a_padded));
@@ -2243,7 +2248,7 @@ static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
     CHECK_CUDA(cudaMemcpy(run->c, gemm->c_padded, gemm->bytes_c_padded, cudaMemcpyHostToDevice));
     gemm->h2d_ms = milliseconds_since(start);
 }
-#line 3409 "gemm.md"
+#line 3414 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -2276,7 +2281,7 @@ static void compute_reference(Gemm *gemm)
         reference_gpu(run, (exact_t)run->alpha, (exact_t)run->beta, gemm->expected, gemm->bound);
     gemm->reference_ms = milliseconds_since(start);
 }
-#line 3448 "gemm.md"
+#line 3453 "gemm.md"
 static void run_once_and_check(Gemm *gemm, const Options *options)
 {
     const Shape *shape = &gemm->shape;
@@ -2293,7 +2298,7 @@ static void run_once_and_check(Gemm *gemm, const Options *options)
     if (options->dump_prefix)
         write_npy(options->dump_prefix, "C_out", NPY_ACCUM, gemm->c_out, shape->m, shape->n, sizeof(accum_t));
 }
-#line 3471 "gemm.md"
+#line 3476 "gemm.md"
 static void time_kernels(Gemm *gemm, const Options *options)
 {
     const Shape *shape = &gemm->shape;
@@ -2315,13 +2320,13 @@ static void time_kernels(Gemm *gemm, const Options *options)
     CHECK_CUBLAS(cublasDestroy(cublas.handle));
     CHECK_CUDA(cudaFree(cublas.run.c));
 }
-#line 3498 "gemm.md"
+#line 3503 "gemm.md"
 #define RATE(timing, operations) ((operations) / ((timing).median_ms * 1e-3) / 1e12)
 
 /* The tile and the copy path of the kernel that ran. */
 static TileGeometry run_tile(const Run *run)
 {
-    return hopper_step(run->kernel) ? hopper_geometry(hopper_step(run->kernel)) : tile_geometry(run->tile, run->step);
+    return run->hopper ? hopper_geometry(run->hopper) : tile_geometry(run->tile, run->step);
 }
 
 static const char *run_copy_path(const Gpu *gpu, const Run *run)
@@ -2369,7 +2374,7 @@ static void report_gemm(Report *report, const Gemm *gemm, const Options *options
     };
     report_fields(report, fields, sizeof fields / sizeof fields[0]);
 }
-#line 3558 "gemm.md"
+#line 3563 "gemm.md"
 static void print_text_report(const Report *report, const Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2420,7 +2425,7 @@ static void free_gemm(Gemm *gemm)
     for (size_t h = 0; h < sizeof host / sizeof host[0]; h++)
         free(host[h]);
 }
-#line 3613 "gemm.md"
+#line 3618 "gemm.md"
 static int run_gemm(const Options *options, const Gpu *gpu)
 {
     Gemm gemm;
@@ -2447,7 +2452,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     free_gemm(&gemm);
     return gemm.verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 3649 "gemm.md"
+#line 3654 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -2506,7 +2511,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     return 0;
 }
 /* ==== main ==== */
-#line 3717 "gemm.md"
+#line 3722 "gemm.md"
 static int self_test(void);   /* the appendix */
 
 int main(int argc, char **argv)
@@ -2526,7 +2531,7 @@ int main(int argc, char **argv)
     return options.peak ? run_peak(&options, &gpu) : run_gemm(&options, &gpu);
 }
 /* ==== Past WMMA: Hopper's warpgroup MMA ==== */
-#line 3970 "gemm.md"
+#line 3975 "gemm.md"
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define HOPPER_BUILT 1   /* this compilation is for sm_90a: wgmma and setmaxnreg exist */
 #else
@@ -2558,14 +2563,15 @@ __device__ static inline unsigned long long operand_descriptor(const void *start
            (unsigned long long)(leading >> 4 & 0x3FFF) << 16 |
            (unsigned long long)(stride >> 4 & 0x3FFF) << 32 | 1ull << 62;
 }
-#line 4034 "gemm.md"
+#line 4043 "gemm.md"
 enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper5 (hopper5 is --kernel=hopper) */
     HOPPER_ONE_CONSUMER = 1,   /* wgmma on swizzled slabs; a producer and one consumer warpgroup */
     HOPPER_TWO_CONSUMERS,      /* two consumers: twice the rows per slab of B */
     HOPPER_IN_FLIGHT,          /* one wgmma group in flight while the next is issued */
     HOPPER_CLUSTER,            /* clusters of two along M share B's slabs */
     HOPPER_PERSISTENT,         /* one cluster per pair of SMs, looping over tiles */
-    HOPPER_LAST = HOPPER_PERSISTENT
+    HOPPER_LAST = HOPPER_PERSISTENT,
+    HOPPER_SHORT               /* not a step: F16_IN_OUT's last step with 64 rows per consumer (hopper_kind) */
 };
 
 typedef struct {
@@ -2583,7 +2589,7 @@ typedef struct {
 __host__ __device__ constexpr HopperTile hopper_tile(int step = HOPPER_LAST)
 {
     HopperTile tile = {};
-    bool tall = TYPE_PAIR == PAIR_F16_IN_OUT;   /* half accumulators: 128 rows per consumer */
+    bool tall = TYPE_PAIR == PAIR_F16_IN_OUT && step != HOPPER_SHORT;   /* half accumulators: 128 rows each */
     tile.consumers = step >= HOPPER_TWO_CONSUMERS ? 2 : 1;
     tile.block_m = (tall ? 128 : 64) * tile.consumers;
     tile.block_n = HOPPER_WGMMA ? 256 : 128;   /* f64: 64 accumulators per thread, 128 registers */
@@ -2598,7 +2604,7 @@ __host__ __device__ constexpr HopperTile hopper_tile(int step = HOPPER_LAST)
     tile.shared_bytes = 1024 + tile.stages * (tile.a_bytes + tile.b_bytes) + 2 * tile.stages * 8;
     return tile;
 }
-#line 4079 "gemm.md"
+#line 4089 "gemm.md"
 __device__ static inline unsigned long long slab_descriptor(const unsigned char *slab, bool mn_major, int first,
                                                             int step)
 {
@@ -2609,7 +2615,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
     return operand_descriptor(slab + first * HOPPER_ROW + step * HOPPER_K * (int)sizeof(input_t), 16,
                               8 * HOPPER_ROW);
 }
-#line 4101 "gemm.md"
+#line 4111 "gemm.md"
 #define WGMMA_LOW "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
@@ -2668,7 +2674,7 @@ typedef double wgmma_acc_t;   /* f64: 16 rows x 64 columns of mma.sync results, 
 #define WGMMA_REGS 32
 #define WGMMA(d, a, b, scale) ((void)(a), (void)(b), (void)(scale))
 #endif
-#line 4169 "gemm.md"
+#line 4179 "gemm.md"
 #if HOPPER_BUILT
 #define HOPPER_ASM(text) asm volatile(text ::: "memory")
 #else
@@ -2695,7 +2701,7 @@ __device__ static inline void settle(float &r) { asm volatile("" : "+f"(r)::"mem
 __device__ static inline void settle(unsigned &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(int &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(double &r) { asm volatile("" : "+d"(r)::"memory"); }
-#line 4222 "gemm.md"
+#line 4232 "gemm.md"
 /* Requests the slab k_tile of an operand from row (along M or N) mn0 on, into `slab`. */
 __device__ static inline void copy_operand(void *slab, const CUtensorMap *map, bool mn_major, int mn0, int k_tile,
                                            unsigned long long *full, unsigned short mask)
@@ -2745,7 +2751,7 @@ __device__ static inline void produce(unsigned char *slabs, unsigned long long *
         }
     }
 }
-#line 4280 "gemm.md"
+#line 4290 "gemm.md"
 /* Accumulator sets per consumer thread: one per 64-row wgmma (f64: one per 16-row mma.sync of a warp's 32 rows). */
 #define HOPPER_SUBTILES(step) (HOPPER_WGMMA ? hopper_tile(step).block_m / hopper_tile(step).consumers / 64 : 2)
 #define HOPPER_RELEASERS (HOPPER_WGMMA ? 1 : 4)   /* arrivals per consumer on `empty`: one, or each warp's (f64) */
@@ -2790,7 +2796,7 @@ __device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][WG
         for (int r = 0; r < WGMMA_REGS; r++)
             settle(d[sub][r]);
 }
-#line 4330 "gemm.md"
+#line 4340 "gemm.md"
 #if HOPPER_WGMMA && !HOPPER_A_REGS
 template <int STEP>
 __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][WGMMA_REGS],
@@ -2808,7 +2814,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 4381 "gemm.md"
+#line 4391 "gemm.md"
 #if !HOPPER_WGMMA || HOPPER_A_REGS
 /* The byte offset of element (mn, k) in a swizzled slab, K-major or MN-major (The swizzled layout). */
 __device__ static inline int slab_offset(bool mn_major, int mn, int k)
@@ -2833,7 +2839,7 @@ __device__ static inline void load_four(const unsigned char *slab, int mn, int t
     }
 }
 #endif
-#line 4411 "gemm.md"
+#line 4421 "gemm.md"
 #if !HOPPER_WGMMA
 #define MMA_F64(d, i, a, b)                                                                                  \
     asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "                     \
@@ -2873,7 +2879,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     __syncwarp();   /* every lane's loads are done before lane 0 releases the buffer */
 }
 #endif
-#line 4472 "gemm.md"
+#line 4481 "gemm.md"
 #if HOPPER_A_REGS
 /* tf32's wgmma with A from this thread's four registers a[0..3] */
 #define WGMMA_A_REGS(d, a, b, scale)                                                                       \
@@ -2903,7 +2909,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 4516 "gemm.md"
+#line 4525 "gemm.md"
 typedef struct __align__(2 * sizeof(accum_t)) {
     accum_t value[2];
 } AccumPair;
@@ -2959,7 +2965,7 @@ __device__ static inline void store_hopper(const wgmma_acc_t (&d)[WGMMA_REGS], a
             *destination = result;
         }
 }
-#line 4586 "gemm.md"
+#line 4595 "gemm.md"
 template <int STEP>
 __global__ void __launch_bounds__(hopper_tile(STEP).threads, 1)
 d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t beta,
@@ -3002,7 +3008,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
     cluster_sync();   /* the other block may still copy into us or arrive on our barriers */
 #endif
 }
-#line 4645 "gemm.md"
+#line 4654 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed. 32 x 8 threads per block, a 32 x 32 tile each (the last
    ones cut at the edges: f64's padded K is a multiple of 16). */
@@ -3037,7 +3043,7 @@ static bool hopper_prepares(int operand)   /* the problem's A or B, whichever ro
 {
     return (operand == 0) != HOPPER_SWAP ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 4688 "gemm.md"
+#line 4697 "gemm.md"
 static Shape hopper_shape(int m, int n, int k, int step)
 {
     HopperTile tile = hopper_tile(step);
@@ -3063,7 +3069,7 @@ static void make_hopper_maps(Run *run)
     Shape roles = hopper_roles(&run->shape);
     const Shape *shape = &roles;
     const input_t *a = HOPPER_SWAP ? run->b_tiled : run->a_tiled, *b = HOPPER_SWAP ? run->a_tiled : run->b_tiled;
-    HopperTile tile = hopper_tile(hopper_step(run->kernel));
+    HopperTile tile = hopper_tile(run->hopper);
     int panel = HOPPER_ROW / (int)sizeof(input_t), b_share = tile.block_n / tile.cluster;
     CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_128B;
     if (HOPPER_A_MN)   /* A stored K x M */
@@ -3079,7 +3085,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, b, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 4738 "gemm.md"
+#line 4747 "gemm.md"
 static TileGeometry hopper_geometry(int step)
 {
     HopperTile hopper = hopper_tile(step);
@@ -3102,28 +3108,51 @@ static bool hopper_runs_here(const Gpu *gpu)
     return gpu->cc == 90 && built;
 }
 
-/* d_gemm_hopper for every step; steps before the last only in builds with them (WITH_STEPS). */
-#define HOPPER_STEP_BUILT(step) (WITH_STEPS || (step) == HOPPER_LAST)
+/* d_gemm_hopper for every step, then HOPPER_SHORT; steps before the last only in builds with them (WITH_STEPS),
+   HOPPER_SHORT only for F16_IN_OUT (for the others it is the last step's tile). */
+#define HOPPER_STEP_BUILT(step) \
+    ((step) == HOPPER_SHORT ? TYPE_PAIR == PAIR_F16_IN_OUT : WITH_STEPS || (step) == HOPPER_LAST)
 #define HOPPER_KERNEL(step) ((const void *)d_gemm_hopper<HOPPER_STEP_BUILT(step) ? (step) : HOPPER_LAST>)
-static const void *const HOPPER_KERNELS[HOPPER_LAST] = {HOPPER_KERNEL(1), HOPPER_KERNEL(2), HOPPER_KERNEL(3),
-                                                        HOPPER_KERNEL(4), HOPPER_KERNEL(5)};
-static_assert(HOPPER_LAST == 5 && HOPPER_LAST == HOPPER_STEPS, "a kernel and a --kernel name for every step");
+static const void *const HOPPER_KERNELS[HOPPER_SHORT] = {HOPPER_KERNEL(1), HOPPER_KERNEL(2), HOPPER_KERNEL(3),
+                                                         HOPPER_KERNEL(4), HOPPER_KERNEL(5), HOPPER_KERNEL(6)};
+static_assert(HOPPER_LAST == 5 && HOPPER_LAST == HOPPER_STEPS && HOPPER_SHORT == 6,
+              "a kernel and a --kernel name for every step");
+#line 4783 "gemm.md"
+/* Which d_gemm_hopper a run launches: the step its --kernel names, except that --kernel=hopper for F16_IN_OUT
+   takes HOPPER_SHORT's 128 x 256 tiles where the 256 x 256 ones would leave more of their last round of tiles
+   idle than they gain. A 256-row tile is twice the work of a 128-row one, 3% faster per flop
+   (docs/bench/variants/h100/hopper-tall/), so compare rounds x rows. */
+static int hopper_kind(int kernel, int m, int n, int sms)
+{
+    long long rounds[2];   /* of the last step's tiles, then of HOPPER_SHORT's, on the GPU's clusters */
+    for (int i = 0; i < 2; i++) {
+        HopperTile tile = hopper_tile(i ? HOPPER_SHORT : HOPPER_LAST);
+        int rows = tile.block_m * tile.cluster, clusters = sms / tile.cluster > 0 ? sms / tile.cluster : 1;
+        long long tiles = (long long)((m + rows - 1) / rows) * ((n + tile.block_n - 1) / tile.block_n);
+        rounds[i] = (tiles + clusters - 1) / clusters;
+    }
+    bool shorter = TYPE_PAIR == PAIR_F16_IN_OUT && kernel == KERNEL_HOPPER && rounds[1] * 100 < rounds[0] * 2 * 97;
+    return shorter ? HOPPER_SHORT : hopper_step(kernel);
+}
 
 static void check_hopper(const Gpu *gpu, int kernel)
 {
     const char *name = KERNEL_NAMES[kernel];
-    HopperTile tile = hopper_tile(hopper_step(kernel));
+    int step = hopper_step(kernel);
     if (!hopper_runs_here(gpu))
         die(EXIT_NO_GPU, "--kernel=%s needs a GPU of compute capability 9.0 and a build for it (make ARCH=90a); "
             "%s has %d.%d%s", name, gpu->properties.name, gpu->cc / 10, gpu->cc % 10,
             gpu->cc == 90 ? " but this build has no sm_90a code" : "");
-    if (tile.shared_bytes > gpu->shared_budget)
-        die(EXIT_NO_GPU, "--kernel=%s needs %d bytes of shared memory per block; %s allows %d", name,
-            tile.shared_bytes, gpu->properties.name, gpu->shared_budget);
-    CHECK_CUDA(cudaFuncSetAttribute(HOPPER_KERNELS[hopper_step(kernel) - 1],
-                                    cudaFuncAttributeMaxDynamicSharedMemorySize, tile.shared_bytes));
+    for (int kind = step; kind <= (step == HOPPER_LAST ? HOPPER_SHORT : step); kind++) {   /* HOPPER_SHORT too */
+        HopperTile tile = hopper_tile(kind);
+        if (tile.shared_bytes > gpu->shared_budget)
+            die(EXIT_NO_GPU, "--kernel=%s needs %d bytes of shared memory per block; %s allows %d", name,
+                tile.shared_bytes, gpu->properties.name, gpu->shared_budget);
+        CHECK_CUDA(cudaFuncSetAttribute(HOPPER_KERNELS[kind - 1], cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        tile.shared_bytes));
+    }
 }
-#line 4789 "gemm.md"
+#line 4825 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. */
 static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
 {
@@ -3145,7 +3174,7 @@ static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttrib
 static void setup_hopper(Run *run)
 {
     make_hopper_maps(run);
-    int step = hopper_step(run->kernel);
+    int step = run->hopper;
     HopperTile tile = hopper_tile(step);
     Shape roles = hopper_roles(&run->shape);
     int tiles = roles.m_padded / (tile.block_m * tile.cluster) * (roles.n_padded / tile.block_n);
@@ -3165,7 +3194,7 @@ static void launch_hopper(const Run *run)
         transpose_for_hopper(run->a, run->a_tiled, shape->rows_a_padded, shape->cols_a_padded);
     if (hopper_prepares(1))
         transpose_for_hopper(run->b, run->b_tiled, shape->rows_b_padded, shape->cols_b_padded);
-    int step = hopper_step(run->kernel);
+    int step = run->hopper;
     cudaLaunchAttribute attribute;
     cudaLaunchConfig_t config = hopper_launch(step, run->grid_clusters, &attribute);
     Run copy = *run;   /* the kernel's arguments; the launch takes a pointer to each */
@@ -3173,7 +3202,7 @@ static void launch_hopper(const Run *run)
     void *arguments[] = {&copy.c, &copy.shape, &copy.alpha, &copy.beta, &copy.a_map, &copy.b_map};
     CHECK_CUDA(cudaLaunchKernelExC(&config, HOPPER_KERNELS[step - 1], arguments));
 }
-#line 4861 "gemm.md"
+#line 4897 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -3226,7 +3255,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 4919 "gemm.md"
+#line 4955 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -3263,7 +3292,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 5125 "gemm.md"
+#line 5162 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
@@ -3461,7 +3490,7 @@ static void test_inputs_and_shapes(void)
     for (int index = 0; index < TILES; index++) {
         TileGeometry tile = tile_geometry(index);
         int n_multiple = tile.block_n * tile.cluster;
-        Shape padded = gemm_shape(1000, 777, 333, index, KERNEL_FAST);
+        Shape padded = gemm_shape(1000, 777, 333, index, 0);
         padded_ok &= padded.m_padded % tile.block_m == 0 && padded.m_padded >= 1000 &&
                      padded.m_padded < 1000 + tile.block_m && padded.n_padded % n_multiple == 0 &&
                      padded.n_padded >= 777 && padded.n_padded < 777 + n_multiple &&
@@ -3469,7 +3498,7 @@ static void test_inputs_and_shapes(void)
     }
     expect(padded_ok, "shape: padded sizes are the next multiples of each block tile, and of the cluster along N");
     int hopper_ok = 1;
-    for (int step = 1; step <= HOPPER_STEPS; step++) {
+    for (int step = 1; step <= HOPPER_SHORT; step++) {
         HopperTile tile = hopper_tile(step);
         Shape stored = hopper_shape(1000, 777, 333, step), padded = hopper_roles(&stored);   /* as the kernel sees it */
         hopper_ok &= padded.m_padded % (tile.block_m * tile.cluster) == 0 && padded.m_padded >= padded.m &&
@@ -3478,7 +3507,16 @@ static void test_inputs_and_shapes(void)
                      padded.m + padded.n == 1777 && stored.m == 1000;
     }
     expect(hopper_ok, "shape: every step of d_gemm_hopper pads to whole cluster tiles and slabs");
-    Shape shape = gemm_shape(1000, 777, 333, 0, KERNEL_FAST);
+    int tall = TYPE_PAIR == PAIR_F16_IN_OUT;   /* 132 SMs, as an H100 */
+    expect(hopper_kind(KERNEL_HOPPER, 8192, 8192, 132) == HOPPER_LAST &&
+               hopper_kind(KERNEL_HOPPER, 4096, 4096, 132) == HOPPER_LAST &&
+               hopper_kind(KERNEL_HOPPER, 2048, 2048, 132) == (tall ? HOPPER_SHORT : HOPPER_LAST) &&
+               hopper_kind(KERNEL_HOPPER, 5000, 5000, 132) == (tall ? HOPPER_SHORT : HOPPER_LAST) &&
+               hopper_kind(KERNEL_HOPPER_STEP1 + 4, 2048, 2048, 132) == HOPPER_LAST &&
+               hopper_kind(KERNEL_FAST, 2048, 2048, 132) == 0 &&
+               hopper_tile(HOPPER_SHORT).block_m == (tall ? 128 : hopper_tile().block_m),
+           "hopper: F16_IN_OUT's --kernel=hopper takes 128-row tiles where 256 would idle its last round");
+    Shape shape = gemm_shape(1000, 777, 333, 0, 0);
     expect(shape.rows_a == (TRANSPOSE_A ? 333 : 1000) && shape.cols_b == (TRANSPOSE_B ? 333 : 777),
            "shape: stored shapes follow the transpositions");
     expect(compute_capability_ok(MIN_CC / 10, MIN_CC % 10) && !compute_capability_ok(6, 1) &&

@@ -44,7 +44,9 @@ What it does, in one call that must stay under ten minutes:
   8. d_gemm_hopper (gemm.md, "Past WMMA"; --kernel=hopper, on a GPU of compute capability 9.0 in the
      sm_90a builds that ARCH=90 makes): every type pair (f64 through mma.sync), each transposition, at
      1 1 1, 127 253 61, 1000 777 333 and 513 1031 1100 with alpha and beta and 2048^3 on the GPU
-     reference; memcheck for each type pair; a compute_80 build must exit 3 with one line; on a GPU
+     reference, and for F16_IN_OUT also --kernel=hopper5 (the 256-row tile, which --kernel=hopper
+     leaves for 128 rows at these sizes); memcheck for each type pair (F16_IN_OUT: both); a compute_80
+     build must exit 3 with one line; on a GPU
      that is not 9.0 (nvidia-smi's compute_cap) every type pair must exit 3 instead;
   9. prints a summary table and `gpu-test: N passed, N failed`; exits 1 on any
      failure (a check that did not run counts as failed).  The full log and a
@@ -87,7 +89,7 @@ KERNELS = ("fast", "naive")
 STEPS = tuple("step%d" % n for n in range(1, 7))   # step7 is d_gemm, which the main part runs as "fast"
 HOPPER_STEPS = tuple("hopper%d" % n for n in range(1, 5))   # hopper5 is d_gemm_hopper, which the hopper part runs
 KERNEL_ALIASES = dict({"fast": ("fast", "d_gemm"), "naive": ("naive", "d_gemm_naive")},
-                      hopper=("hopper",), **{step: (step,) for step in STEPS + HOPPER_STEPS})
+                      hopper=("hopper",), hopper5=("hopper5",), **{step: (step,) for step in STEPS + HOPPER_STEPS})
 STEP_SIZES = ((1, 1, 1), (127, 253, 61), (1000, 777, 333))
 RACECHECK_STEPS = STEPS[:4]                          # the steps without the copy engine
 RACECHECK_STEP_TYPES = ("F16_IN_F32_OUT", "F64_IN_OUT")
@@ -663,6 +665,11 @@ class Tester:
                           alpha=alpha, beta=beta, copy_path="copy-engine")
         self.gemm_run(config, "hopper", HOPPER_BIG, ["--verify=gpu"], "hopper %s gpu" % "x".join(map(str, HOPPER_BIG)),
                       timeout=TIMEOUT_BIG, copy_path="copy-engine")
+        if config.type == "F16_IN_OUT":   # --kernel=hopper took 128-row tiles at these sizes; hopper5 forces 256
+            for size in HOPPER_SIZES[1:] + (HOPPER_BIG,):
+                self.gemm_run(config, "hopper5", size, scaled + (["--verify=gpu"] if size == HOPPER_BIG else []),
+                              "hopper5 %s a=%s b=%s" % ("x".join(map(str, size)), alpha, beta), alpha=alpha, beta=beta,
+                              copy_path="copy-engine", timeout=TIMEOUT_BIG if size == HOPPER_BIG else TIMEOUT_RUN)
 
     def peak_run(self, config):
         record = self.add(Record("run", config, label="--peak", kernel="peak", expect=0))
@@ -998,8 +1005,9 @@ class Tester:
                 for type_pair in args.types:
                     for ta, tb in ((0, 0), (1, 1)):
                         config = by_name.get("%s_%s_ta%d_tb%d" % (type_pair, SHAPES[type_pair][0], ta, tb))
-                        if config:
-                            san_futures.append(san_pool.submit(self.sanitizer_run, config, "memcheck", "hopper", "cpu"))
+                        for kernel in ("hopper", "hopper5") if config and type_pair == "F16_IN_OUT" else ("hopper",):
+                            if config:   # F16_IN_OUT: hopper5 is the 256-row tile, which hopper does not take here
+                                san_futures.append(san_pool.submit(self.sanitizer_run, config, "memcheck", kernel, "cpu"))
             if not args.skip_sanitizers and main_part:
                 for type_pair in args.types:
                     main = default_of[type_pair]

@@ -20,8 +20,9 @@ WORDS_TOTAL_TARGET.  The per-section budgets are where those sections
 stand, rounded up to the next 100.  The last part, HOPPER_PART (issue 15,
 "Past WMMA"), is outside WORDS_TOTAL, which counts the WMMA document the
 target was set for, and has a budget of its own: 3,500 since it gained the
-measured steps of d_gemm_hopper and the f64 kernel, 3,650 since tf32 with B
-as stored swaps the operands' roles (a section of its own).
+measured steps of d_gemm_hopper and the f64 kernel, 3,700 since tf32 with B
+as stored swaps the operands' roles (a section of its own) and F16_IN_OUT
+got a second tile for small problems.
 """
 
 import os
@@ -37,7 +38,7 @@ WORDS_PER_SECTION = {          # the sections that have a budget of their own
     "Results": 1100,
     "d_gemm: the tiled kernel": 3500,
     "The harness": 1300,
-    HOPPER_PART: 3650,
+    HOPPER_PART: 3700,
 }
 MAX_OPEN_CODE_BLOCK_LINES = 60
 TIME_OF_DAY = re.compile(r"\b\d\d:\d\d UTC\b")
