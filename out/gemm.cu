@@ -1476,12 +1476,12 @@ static int parse_shared_limit(const char *text)
 
 /* --kernel's choices, in the order of KERNEL_FAST, KERNEL_NAIVE, KERNEL_STEP1 ... */
 #define KERNEL_HOPPER (KERNEL_STEP1 + LAST_STEP)   /* d_gemm_hopper, the last part */
-#define KERNEL_HOPPER_STEP1 (KERNEL_HOPPER + 1)    /* then hopper2 .. hopper5 (hopper5 is hopper) */
-#define HOPPER_STEPS 5
+#define KERNEL_HOPPER_STEP1 (KERNEL_HOPPER + 1)    /* then hopper2 .. hopper6 (hopper6 is hopper) */
+#define HOPPER_STEPS 6
 #define KERNELS (KERNEL_HOPPER_STEP1 + HOPPER_STEPS)
 static const char *const KERNEL_NAMES[] = {"fast",    "naive",   "step1",   "step2",   "step3",  "step4",
                                            "step5",   "step6",   "step7",   "hopper",  "hopper1", "hopper2",
-                                           "hopper3", "hopper4", "hopper5"};
+                                           "hopper3", "hopper4", "hopper5", "hopper6"};
 static_assert(sizeof KERNEL_NAMES / sizeof KERNEL_NAMES[0] == KERNELS, "a name for every kernel");
 
 /* The step of d_gemm that a --kernel choice runs: LAST_STEP for fast, 0 for the others. */
@@ -1622,7 +1622,7 @@ static void print_usage(FILE *out)
             "usage: gemm [options] [M N K]   (built for %s, WMMA %s, TRANSPOSE_A=%d TRANSPOSE_B=%d)\n"
             "  -k, --kernel=fast|naive|stepN|hopper|hopperN\n"
             "                                   d_gemm (default), d_gemm_naive, step N of d_gemm (1 to 7),\n"
-            "                                   d_gemm_hopper or its step N (1 to 5; sm_90a builds, 9.0 GPUs)\n"
+            "                                   d_gemm_hopper or its step N (1 to 6; sm_90a builds, 9.0 GPUs)\n"
             "  -v, --verify=auto|cpu|gpu|off    reference to check against (default auto)\n"
             "  -i, --iterations=N               timed runs (default 10)\n"
             "  -w, --warmup=N                   untimed runs before them (default 2)\n"
@@ -1835,6 +1835,9 @@ typedef struct {
     bool prepare_a, prepare_b;    /* a_tiled and b_tiled are copies of their own, prepared per launch */
     bool unrounded;               /* tf32 reaches the tensor cores unrounded (d_gemm_hopper): they truncate */
     int grid_clusters;            /* d_gemm_hopper: clusters in its persistent grid */
+    int whole_tiles;              /* d_gemm_hopper: cluster tiles run whole; from step 6 the rest is split (slots) */
+    int split_tiles;              /* the tiles of that split last round; 0 if none */
+    accum_t *slots;               /* the pieces of a split last round, two per cluster; NULL if none */
     int hopper;                   /* d_gemm_hopper: the step it launches, or HOPPER_SHORT; 0 for d_gemm */
     CUtensorMap a_map, b_map;     /* where the copy engine finds the slabs of a_tiled and b_tiled */
 } Run;
@@ -1846,7 +1849,7 @@ static int hopper_kind(int kernel, int m, int n, int sms);   /* the step, or F16
 static TileGeometry hopper_geometry(int step);
 static void setup_hopper(Run *run);
 static void launch_hopper(const Run *run);
-#line 2937 "gemm.md"
+#line 2940 "gemm.md"
 /* A tiled operand stored as rows x ld, viewed as panels: (element in panel, row, panel). A box is
    box_panels panels of box_rows rows, each row ld_shared long: the padding past the panel is out of the
    tensor, so the copy engine fills it with zeros and reads nothing for it. */
@@ -1887,7 +1890,7 @@ static void make_tensor_maps(Run *run)
                     TILE_TRANSPOSE_B ? shape->k_padded : shape->n_padded, tile.b.panel, tile.b.ld, tile.b.rows,
                     tile.b.panels, CU_TENSOR_MAP_SWIZZLE_NONE);
 }
-#line 2984 "gemm.md"
+#line 2987 "gemm.md"
 /* d_gemm's operands as it reads them: int8 operands stored the other way transposed, tf32 operands rounded. */
 static void prepare_operands(const Run *run)
 {
@@ -1936,7 +1939,7 @@ static void launch_gemm(const void *context)
     }
     CHECK_LAUNCH();
 }
-#line 3046 "gemm.md"
+#line 3049 "gemm.md"
 typedef struct {
     int available;                  /* cuBLAS has no unsigned int8 GEMM */
     cudaDataType input, output;     /* of A and B, of C */
@@ -1955,7 +1958,7 @@ static const CublasTypes CUBLAS_TYPES[] = {
     {1,           CUDA_R_64F,  CUDA_R_64F, CUBLAS_COMPUTE_64F},             /* F64_IN_OUT */
 };
 #define HAS_CUBLAS (CUBLAS_TYPES[TYPE_PAIR].available)
-#line 3067 "gemm.md"
+#line 3070 "gemm.md"
 typedef struct {
     Run run;
     cublasHandle_t handle;
@@ -1975,7 +1978,7 @@ static void launch_cublas(const void *context)
                                   cublas->run.c, types.output, shape->n_padded, types.compute,
                                   CUBLAS_GEMM_DEFAULT);
 }
-#line 3099 "gemm.md"
+#line 3102 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -2002,7 +2005,7 @@ static void write_npy(const char *prefix, const char *name, const char *descr, c
         die(EXIT_IO_ERROR, "cannot write %s: %s", path, strerror(saved));
     }
 }
-#line 3132 "gemm.md"
+#line 3135 "gemm.md"
 typedef struct {
     const char *input, *accum;   /* NumPy's type strings for A and B, and for C */
     int widen;                   /* 1: NumPy has no such type; A and B are widened, exactly, to float32 */
@@ -2038,7 +2041,7 @@ static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, 
         free(widened);
     }
 }
-#line 3176 "gemm.md"
+#line 3179 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -2133,7 +2136,7 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 3278 "gemm.md"
+#line 3281 "gemm.md"
 typedef struct {
     Shape shape;
     int verify;                                          /* VERIFY_CPU, VERIFY_GPU or VERIFY_OFF */
@@ -2155,7 +2158,7 @@ static double milliseconds_since(double start)
 {
     return (seconds_now() - start) * 1e3;
 }
-#line 3305 "gemm.md"
+#line 3308 "gemm.md"
 static Shape gemm_shape(int m, int n, int k, int tile_index, int hopper)   /* hopper: Run's */
 {
     if (hopper)
@@ -2188,7 +2191,7 @@ static void plan_memory(Gemm *gemm, const Options *options, const Gpu *gpu)
                         gemm->bytes_c_padded * (gemm->use_cublas ? 2.0 : 1.0) +
                         (gemm->verify == VERIFY_GPU ? (double)gemm->count_c * (sizeof(exact_t) + sizeof(double)) : 0.0));
 }
-#line 3343 "gemm.md"
+#line 3346 "gemm.md"
 static void make_inputs(Gemm *gemm, const Options *options)
 {
     gemm->a = (input_t *)allocate(gemm->count_a * sizeof(input_t), "A");
@@ -2203,7 +2206,7 @@ static void make_inputs(Gemm *gemm, const Options *options)
         write_npy(options->dump_prefix, "C_in", NPY_ACCUM, gemm->c_in, gemm->shape.m, gemm->shape.n, sizeof(accum_t));
     }
 }
-#line 3363 "gemm.md"
+#line 3366 "gemm.md"
 static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2248,7 +2251,7 @@ static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
     CHECK_CUDA(cudaMemcpy(run->c, gemm->c_padded, gemm->bytes_c_padded, cudaMemcpyHostToDevice));
     gemm->h2d_ms = milliseconds_since(start);
 }
-#line 3414 "gemm.md"
+#line 3417 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -2281,7 +2284,7 @@ static void compute_reference(Gemm *gemm)
         reference_gpu(run, (exact_t)run->alpha, (exact_t)run->beta, gemm->expected, gemm->bound);
     gemm->reference_ms = milliseconds_since(start);
 }
-#line 3453 "gemm.md"
+#line 3456 "gemm.md"
 static void run_once_and_check(Gemm *gemm, const Options *options)
 {
     const Shape *shape = &gemm->shape;
@@ -2298,7 +2301,7 @@ static void run_once_and_check(Gemm *gemm, const Options *options)
     if (options->dump_prefix)
         write_npy(options->dump_prefix, "C_out", NPY_ACCUM, gemm->c_out, shape->m, shape->n, sizeof(accum_t));
 }
-#line 3476 "gemm.md"
+#line 3479 "gemm.md"
 static void time_kernels(Gemm *gemm, const Options *options)
 {
     const Shape *shape = &gemm->shape;
@@ -2320,7 +2323,7 @@ static void time_kernels(Gemm *gemm, const Options *options)
     CHECK_CUBLAS(cublasDestroy(cublas.handle));
     CHECK_CUDA(cudaFree(cublas.run.c));
 }
-#line 3503 "gemm.md"
+#line 3506 "gemm.md"
 #define RATE(timing, operations) ((operations) / ((timing).median_ms * 1e-3) / 1e12)
 
 /* The tile and the copy path of the kernel that ran. */
@@ -2368,13 +2371,14 @@ static void report_gemm(Report *report, const Gemm *gemm, const Options *options
         INTEGER("stages", tile.stages),              INTEGER("cluster", gemm->run.cluster),
         INTEGER("shared_bytes", tile.shared_bytes),  INTEGER("shared_budget", gpu->shared_budget),
         TEXT("copy_path", run_copy_path(gpu, &gemm->run)),
+        INTEGER("split_tiles", gemm->run.split_tiles),
         REAL("pad_ms", "%.3f", gemm->pad_ms),        REAL("h2d_ms", "%.3f", gemm->h2d_ms),
         REAL("d2h_ms", "%.3f", gemm->d2h_ms),        REAL("extract_ms", "%.3f", gemm->extract_ms),
         REAL("reference_ms", "%.3f", gemm->reference_ms),
     };
     report_fields(report, fields, sizeof fields / sizeof fields[0]);
 }
-#line 3563 "gemm.md"
+#line 3567 "gemm.md"
 static void print_text_report(const Report *report, const Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2420,12 +2424,13 @@ static void free_gemm(Gemm *gemm)
     CHECK_CUDA(cudaFree(gemm->run.a));
     CHECK_CUDA(cudaFree(gemm->run.b));
     CHECK_CUDA(cudaFree(gemm->run.c));
+    CHECK_CUDA(cudaFree(gemm->run.slots));
     void *host[] = {gemm->a, gemm->b, gemm->c_in, gemm->c_out, gemm->a_padded, gemm->b_padded, gemm->c_padded,
                     gemm->expected, gemm->bound};
     for (size_t h = 0; h < sizeof host / sizeof host[0]; h++)
         free(host[h]);
 }
-#line 3618 "gemm.md"
+#line 3623 "gemm.md"
 static int run_gemm(const Options *options, const Gpu *gpu)
 {
     Gemm gemm;
@@ -2452,7 +2457,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     free_gemm(&gemm);
     return gemm.verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 3654 "gemm.md"
+#line 3659 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -2511,7 +2516,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     return 0;
 }
 /* ==== main ==== */
-#line 3722 "gemm.md"
+#line 3727 "gemm.md"
 static int self_test(void);   /* the appendix */
 
 int main(int argc, char **argv)
@@ -2531,7 +2536,7 @@ int main(int argc, char **argv)
     return options.peak ? run_peak(&options, &gpu) : run_gemm(&options, &gpu);
 }
 /* ==== Past WMMA: Hopper's warpgroup MMA ==== */
-#line 3975 "gemm.md"
+#line 3980 "gemm.md"
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define HOPPER_BUILT 1   /* this compilation is for sm_90a: wgmma and setmaxnreg exist */
 #else
@@ -2563,14 +2568,15 @@ __device__ static inline unsigned long long operand_descriptor(const void *start
            (unsigned long long)(leading >> 4 & 0x3FFF) << 16 |
            (unsigned long long)(stride >> 4 & 0x3FFF) << 32 | 1ull << 62;
 }
-#line 4043 "gemm.md"
-enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper5 (hopper5 is --kernel=hopper) */
+#line 4048 "gemm.md"
+enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper6 (hopper6 is --kernel=hopper) */
     HOPPER_ONE_CONSUMER = 1,   /* wgmma on swizzled slabs; a producer and one consumer warpgroup */
     HOPPER_TWO_CONSUMERS,      /* two consumers: twice the rows per slab of B */
     HOPPER_IN_FLIGHT,          /* one wgmma group in flight while the next is issued */
     HOPPER_CLUSTER,            /* clusters of two along M share B's slabs */
     HOPPER_PERSISTENT,         /* one cluster per pair of SMs, looping over tiles */
-    HOPPER_LAST = HOPPER_PERSISTENT,
+    HOPPER_SPLIT,              /* a short last round of tiles split along K among all clusters */
+    HOPPER_LAST = HOPPER_SPLIT,
     HOPPER_SHORT               /* not a step: F16_IN_OUT's last step with 64 rows per consumer (hopper_kind) */
 };
 
@@ -2581,6 +2587,7 @@ typedef struct {
     int pending;                     /* wgmma groups a consumer leaves in flight: 0 or 1 */
     int cluster;                     /* blocks along M that share each slab of B */
     bool persistent;                 /* a grid of what fits at once, each cluster looping over tiles */
+    bool split;                      /* a short last round split along K ([The last round](#the-last-round)) */
     int threads;                     /* the consumers and one producer warpgroup */
     int a_bytes, b_bytes;            /* one slab of each */
     int shared_bytes;                /* the stages, the barriers, 1 KiB to align the first slab */
@@ -2598,13 +2605,14 @@ __host__ __device__ constexpr HopperTile hopper_tile(int step = HOPPER_LAST)
     tile.pending = step >= HOPPER_IN_FLIGHT && !HOPPER_A_REGS ? 1 : 0;   /* A in registers: wait before reloading */
     tile.cluster = step >= HOPPER_CLUSTER ? 2 : 1;
     tile.persistent = step >= HOPPER_PERSISTENT;
+    tile.split = step >= HOPPER_SPLIT;
     tile.threads = (tile.consumers + 1) * 128;
     tile.a_bytes = tile.block_m * HOPPER_ROW;
     tile.b_bytes = tile.block_n * HOPPER_ROW;
     tile.shared_bytes = 1024 + tile.stages * (tile.a_bytes + tile.b_bytes) + 2 * tile.stages * 8;
     return tile;
 }
-#line 4089 "gemm.md"
+#line 4097 "gemm.md"
 __device__ static inline unsigned long long slab_descriptor(const unsigned char *slab, bool mn_major, int first,
                                                             int step)
 {
@@ -2615,7 +2623,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
     return operand_descriptor(slab + first * HOPPER_ROW + step * HOPPER_K * (int)sizeof(input_t), 16,
                               8 * HOPPER_ROW);
 }
-#line 4111 "gemm.md"
+#line 4119 "gemm.md"
 #define WGMMA_LOW "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
@@ -2674,7 +2682,7 @@ typedef double wgmma_acc_t;   /* f64: 16 rows x 64 columns of mma.sync results, 
 #define WGMMA_REGS 32
 #define WGMMA(d, a, b, scale) ((void)(a), (void)(b), (void)(scale))
 #endif
-#line 4179 "gemm.md"
+#line 4187 "gemm.md"
 #if HOPPER_BUILT
 #define HOPPER_ASM(text) asm volatile(text ::: "memory")
 #else
@@ -2701,7 +2709,7 @@ __device__ static inline void settle(float &r) { asm volatile("" : "+f"(r)::"mem
 __device__ static inline void settle(unsigned &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(int &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(double &r) { asm volatile("" : "+d"(r)::"memory"); }
-#line 4232 "gemm.md"
+#line 4240 "gemm.md"
 /* Requests the slab k_tile of an operand from row (along M or N) mn0 on, into `slab`. */
 __device__ static inline void copy_operand(void *slab, const CUtensorMap *map, bool mn_major, int mn0, int k_tile,
                                            unsigned long long *full, unsigned short mask)
@@ -2725,20 +2733,36 @@ __device__ static inline void hopper_position(int index, int rank, const Shape *
     *m0 = (row * tile.cluster + rank) * tile.block_m;
     *n0 = col * tile.block_n;
 }
+#line 4270 "gemm.md"
+/* A cluster's work, one piece at a time: slabs k_begin .. k_end - 1 of tile number `tile`. A piece is a whole
+   tile, except in step 6's launch for the last round ([The last round](#the-last-round)). */
+typedef struct {
+    int tile, k_begin, k_end;
+    int slot;   /* the last round's pieces: where the piece's sums go */
+} Piece;
 
-/* The producer's thread: every slab of every tile of this block, in order, through the stages. */
-template <int STEP>
+/* Step 6's last round: tiles from `whole` on are cut into pieces, whose sums go to `slots`. */
+typedef struct {
+    int whole;
+    accum_t *slots;
+} LastRound;
+
+template <int STEP, bool PIECES>
+__device__ static inline bool next_piece(int n, const Shape *shape, const LastRound *last, Piece *piece);
+
+/* The producer's thread: every slab of every piece of this block, in order, through the stages. */
+template <int STEP, bool PIECES>
 __device__ static inline void produce(unsigned char *slabs, unsigned long long *full, unsigned long long *empty,
                                       const CUtensorMap *a_map, const CUtensorMap *b_map, const Shape *shape,
-                                      int rank)
+                                      const LastRound *last, int rank)
 {
     constexpr HopperTile tile = hopper_tile(STEP);
-    int tiles = shape->m_padded / (tile.block_m * tile.cluster) * (shape->n_padded / tile.block_n);
-    int k_tiles = shape->k_padded / tile.block_k, use = 0;
-    for (int index = blockIdx.x / tile.cluster; index < tiles; index += gridDim.x / tile.cluster) {
+    int use = 0;
+    Piece piece;
+    for (int n = 0; next_piece<STEP, PIECES>(n, shape, last, &piece); n++) {
         int m0, n0;
-        hopper_position<STEP>(index, rank, shape, &m0, &n0);
-        for (int k_tile = 0; k_tile < k_tiles; k_tile++, use++) {
+        hopper_position<STEP>(piece.tile, rank, shape, &m0, &n0);
+        for (int k_tile = piece.k_begin; k_tile < piece.k_end; k_tile++, use++) {
             int s = use % tile.stages;
             if (use >= tile.stages)
                 barrier_wait(&empty[s], use / tile.stages - 1);
@@ -2751,7 +2775,7 @@ __device__ static inline void produce(unsigned char *slabs, unsigned long long *
         }
     }
 }
-#line 4290 "gemm.md"
+#line 4320 "gemm.md"
 /* Accumulator sets per consumer thread: one per 64-row wgmma (f64: one per 16-row mma.sync of a warp's 32 rows). */
 #define HOPPER_SUBTILES(step) (HOPPER_WGMMA ? hopper_tile(step).block_m / hopper_tile(step).consumers / 64 : 2)
 #define HOPPER_RELEASERS (HOPPER_WGMMA ? 1 : 4)   /* arrivals per consumer on `empty`: one, or each warp's (f64) */
@@ -2771,19 +2795,19 @@ __device__ static inline void release_buffer(unsigned long long *empty, int clus
         barrier_arrive(empty, cluster);
 }
 
-/* One consumer warpgroup's multiplication of a tile: every slab of K into the accumulators d. */
+/* One consumer warpgroup's multiplication of a piece: its slabs of K into the accumulators d. */
 template <int STEP>
 __device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][WGMMA_REGS], unsigned char *slabs,
-                                      unsigned long long *full, unsigned long long *empty, int k_tiles, int consumer,
-                                      int *use)
+                                      unsigned long long *full, unsigned long long *empty, const Piece *piece,
+                                      int consumer, int *use)
 {
     constexpr HopperTile tile = hopper_tile(STEP);
     int previous = -1;
-    for (int k_tile = 0; k_tile < k_tiles; k_tile++, (*use)++) {
+    for (int k_tile = piece->k_begin; k_tile < piece->k_end; k_tile++, (*use)++) {
         int s = *use % tile.stages;
         barrier_wait(&full[s], *use / tile.stages);
         const unsigned char *a_slab = slabs + s * (tile.a_bytes + tile.b_bytes), *b_slab = a_slab + tile.a_bytes;
-        multiply_slab<STEP>(d, a_slab, b_slab, consumer, k_tile == 0);
+        multiply_slab<STEP>(d, a_slab, b_slab, consumer, k_tile == piece->k_begin);
         wgmma_wait<tile.pending>();   /* at most `pending` groups still reading their slabs */
         int done = tile.pending ? previous : s;
         if (done >= 0)
@@ -2799,7 +2823,7 @@ __device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][WG
         for (int r = 0; r < WGMMA_REGS; r++)
             settle(d[sub][r]);
 }
-#line 4343 "gemm.md"
+#line 4373 "gemm.md"
 #if HOPPER_WGMMA && !HOPPER_A_REGS
 template <int STEP>
 __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][WGMMA_REGS],
@@ -2817,7 +2841,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 4394 "gemm.md"
+#line 4424 "gemm.md"
 #if !HOPPER_WGMMA || HOPPER_A_REGS
 /* The byte offset of element (mn, k) in a swizzled slab, K-major or MN-major (The swizzled layout). */
 __device__ static inline int slab_offset(bool mn_major, int mn, int k)
@@ -2842,7 +2866,7 @@ __device__ static inline void load_four(const unsigned char *slab, int mn, int t
     }
 }
 #endif
-#line 4424 "gemm.md"
+#line 4454 "gemm.md"
 #if !HOPPER_WGMMA
 #define MMA_F64(d, i, a, b)                                                                                  \
     asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "                     \
@@ -2881,7 +2905,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     }
 }
 #endif
-#line 4483 "gemm.md"
+#line 4513 "gemm.md"
 #if HOPPER_A_REGS
 /* tf32's wgmma with A from this thread's four registers a[0..3] */
 #define WGMMA_A_REGS(d, a, b, scale)                                                                       \
@@ -2911,7 +2935,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 4527 "gemm.md"
+#line 4557 "gemm.md"
 typedef struct __align__(2 * sizeof(accum_t)) {
     accum_t value[2];
 } AccumPair;
@@ -2967,11 +2991,11 @@ __device__ static inline void store_hopper(const wgmma_acc_t (&d)[WGMMA_REGS], a
             *destination = result;
         }
 }
-#line 4597 "gemm.md"
-template <int STEP>
+#line 4629 "gemm.md"
+template <int STEP, bool PIECES = false>
 __global__ void __launch_bounds__(hopper_tile(STEP).threads, 1)
 d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t beta,
-              const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map)
+              const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map, LastRound last)
 {
 #if HOPPER_BUILT
     constexpr HopperTile tile = hopper_tile(STEP);
@@ -2990,27 +3014,137 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
     if (warpgroup == tile.consumers) {
         producer_registers();
         if (threadIdx.x % 128 == 0)
-            produce<STEP>(slabs, full, empty, &a_map, &b_map, &shape, rank);
+            produce<STEP, PIECES>(slabs, full, empty, &a_map, &b_map, &shape, &last, rank);
     } else {
         consumer_registers();
         wgmma_acc_t d[HOPPER_SUBTILES(STEP)][WGMMA_REGS];
-        int tiles = shape.m_padded / (tile.block_m * tile.cluster) * (shape.n_padded / tile.block_n), use = 0;
-        for (int index = blockIdx.x / tile.cluster; index < tiles; index += gridDim.x / tile.cluster) {
+        int use = 0;
+        Piece piece;
+        for (int n = 0; next_piece<STEP, PIECES>(n, &shape, &last, &piece); n++) {
             int m0, n0;
-            hopper_position<STEP>(index, rank, &shape, &m0, &n0);
-            consume<STEP>(d, slabs, full, empty, shape.k_padded / tile.block_k, warpgroup, &use);
+            hopper_position<STEP>(piece.tile, rank, &shape, &m0, &n0);
+            consume<STEP>(d, slabs, full, empty, &piece, warpgroup, &use);
+            accum_t *slot = last.slots + (size_t)(piece.slot * tile.cluster + rank) * tile.block_m * tile.block_n;
 #pragma unroll
             for (int sub = 0; sub < HOPPER_SUBTILES(STEP); sub++) {
                 int row, col;
-                accumulator_origin(sub, HOPPER_SUBTILES(STEP), warpgroup, m0, n0, &row, &col);
-                store_hopper(d[sub], c, HOPPER_SWAP ? shape.m_padded : shape.n_padded, row, col, alpha, beta);
+                accumulator_origin(sub, HOPPER_SUBTILES(STEP), warpgroup, PIECES ? 0 : m0, PIECES ? 0 : n0, &row,
+                                   &col);
+                if (PIECES)   /* the sums alone, as a tile of C with rows of block_n (swapped: block_m) */
+                    store_hopper(d[sub], slot, HOPPER_SWAP ? tile.block_m : tile.block_n, row, col, 1, 0);
+                else
+                    store_hopper(d[sub], c, HOPPER_SWAP ? shape.m_padded : shape.n_padded, row, col, alpha, beta);
             }
         }
     }
     cluster_sync();   /* the other block may still copy into us or arrive on our barriers */
 #endif
 }
-#line 4656 "gemm.md"
+#line 4701 "gemm.md"
+/* The H100 SXM's dense tensor rates, TFLOP/s (TOP/s), in TYPE_PAIR's order (NVIDIA H100 datasheet). */
+static const double HOPPER_RATED[] = {989, 989, 1979, 1979, 989, 494, 67};
+
+/* How many of `tiles` run whole on `clusters` clusters: all of them unless the step splits a last round of at
+   most clusters / 2 tiles after at least one whole round, each tile 50 us or more of work at the rated speed. */
+static int hopper_whole_tiles(int step, int tiles, int clusters, int k_padded)
+{
+    HopperTile tile = hopper_tile(step);
+    double seconds = 2.0 * tile.block_m * tile.cluster * tile.block_n * k_padded /
+                     (HOPPER_RATED[TYPE_PAIR] * 1e12 / clusters);
+    int last = tiles % clusters;
+    bool split = tile.split && tiles > clusters && last > 0 && 2 * last <= clusters && seconds >= 50e-6;
+    return split ? tiles - last : tiles;
+}
+#line 4722 "gemm.md"
+/* Where the share of `cluster` begins among a last round's `slabs`, numbered tile after tile. */
+__host__ __device__ static inline long long share_begin(int cluster, int clusters, long long slabs)
+{
+    return slabs * cluster / clusters;
+}
+
+/* Piece n (0 or 1) of the share of `cluster` in a last round of `tiles` tiles (numbered from 0 here), in slot
+   2 cluster + n. False if there is no such piece. */
+__host__ __device__ static inline bool share_piece(int n, int cluster, int clusters, int tiles, int k_tiles,
+                                                   Piece *piece)
+{
+    long long slabs = (long long)tiles * k_tiles, end = share_begin(cluster + 1, clusters, slabs);
+    long long begin = share_begin(cluster, clusters, slabs);
+    if (n == 1)   /* the second piece starts where the next tile does */
+        begin = (begin / k_tiles + 1) * k_tiles;
+    if (n > 1 || begin >= end)
+        return false;
+    long long tile_begin = begin / k_tiles * k_tiles;
+    piece->tile = (int)(begin / k_tiles);
+    piece->k_begin = (int)(begin - tile_begin);
+    piece->k_end = (int)(end - tile_begin < k_tiles ? end - tile_begin : k_tiles);
+    piece->slot = 2 * cluster + n;
+    return true;
+}
+
+/* The slot of the piece of tile `tile` (of a last round of `tiles`) in the share of cluster `other`; -1 if that
+   share has none. */
+__host__ __device__ static inline int piece_slot(int other, int clusters, int tiles, int tile, int k_tiles)
+{
+    long long slabs = (long long)tiles * k_tiles, first = (long long)tile * k_tiles;
+    long long begin = share_begin(other, clusters, slabs), end = share_begin(other + 1, clusters, slabs);
+    if (begin >= end || end <= first || begin >= first + k_tiles)
+        return -1;
+    return 2 * other + (begin < first);   /* its second piece if the share began in an earlier tile */
+}
+
+template <int STEP>
+__device__ static inline int hopper_tiles(const Shape *shape)
+{
+    constexpr HopperTile tile = hopper_tile(STEP);
+    return shape->m_padded / (tile.block_m * tile.cluster) * (shape->n_padded / tile.block_n);
+}
+
+/* This cluster's piece number n: without PIECES its whole tiles, number `cluster` and every `clusters`-th after
+   it, below last->whole; with PIECES the one or two pieces of its share of the tiles from last->whole on. */
+template <int STEP, bool PIECES>
+__device__ static inline bool next_piece(int n, const Shape *shape, const LastRound *last, Piece *piece)
+{
+    constexpr HopperTile tile = hopper_tile(STEP);
+    int clusters = gridDim.x / tile.cluster, cluster = blockIdx.x / tile.cluster;
+    int k_tiles = shape->k_padded / tile.block_k;
+    if (!PIECES) {
+        *piece = Piece{cluster + n * clusters, 0, k_tiles, 0};
+        return piece->tile < last->whole;
+    }
+    bool found = share_piece(n, cluster, clusters, hopper_tiles<STEP>(shape) - last->whole, k_tiles, piece);
+    piece->tile += last->whole;
+    return found;
+}
+#line 4788 "gemm.md"
+#define GATHER_PARTS 16          /* blocks per block tile of the last round */
+#define HOPPER_MAX_CLUSTERS 128   /* the most clusters a split round is dealt to */
+
+template <int STEP>
+__global__ void __launch_bounds__(256) d_gather_pieces(accum_t *__restrict__ c, Shape shape, scalar_t alpha,
+                                                       scalar_t beta, LastRound last, int clusters)
+{
+    constexpr HopperTile tile = hopper_tile(STEP);
+    constexpr int cols = HOPPER_SWAP ? tile.block_m : tile.block_n, size = tile.block_m * tile.block_n;
+    __shared__ int slot_of[HOPPER_MAX_CLUSTERS];   /* the slot of each cluster's piece of this tile, or -1 */
+    int block_tile = blockIdx.x / GATHER_PARTS, part = blockIdx.x % GATHER_PARTS;
+    int round_tile = block_tile / tile.cluster, rank = block_tile % tile.cluster;
+    int tiles = hopper_tiles<STEP>(&shape) - last.whole, k_tiles = shape.k_padded / tile.block_k;
+    for (int other = threadIdx.x; other < clusters; other += blockDim.x)
+        slot_of[other] = piece_slot(other, clusters, tiles, round_tile, k_tiles);
+    __syncthreads();
+    int m0, n0;
+    hopper_position<STEP>(last.whole + round_tile, rank, &shape, &m0, &n0);
+    int ldc = HOPPER_SWAP ? shape.m_padded : shape.n_padded, top = HOPPER_SWAP ? n0 : m0, left = HOPPER_SWAP ? m0 : n0;
+    for (int e = part * (size / GATHER_PARTS) + threadIdx.x; e < (part + 1) * (size / GATHER_PARTS); e += blockDim.x) {
+        scalar_t sum = 0;
+        for (int other = 0; other < clusters; other++)
+            if (slot_of[other] >= 0)
+                sum += (scalar_t)last.slots[(size_t)(slot_of[other] * tile.cluster + rank) * size + e];
+        accum_t *element = c + (size_t)(top + e / cols) * ldc + left + e % cols;
+        *element = scale_accumulator(alpha, (accum_t)sum, beta, beta != 0 ? *element : ACCUM_ZERO);
+    }
+}
+#line 4833 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed. 32 x 8 threads per block, a 32 x 32 tile each (the last
    ones cut at the edges: f64's padded K is a multiple of 16). */
@@ -3045,7 +3179,7 @@ static bool hopper_prepares(int operand)   /* the problem's A or B, whichever ro
 {
     return (operand == 0) != HOPPER_SWAP ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 4699 "gemm.md"
+#line 4876 "gemm.md"
 static Shape hopper_shape(int m, int n, int k, int step)
 {
     HopperTile tile = hopper_tile(step);
@@ -3087,7 +3221,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, b, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 4749 "gemm.md"
+#line 4926 "gemm.md"
 static TileGeometry hopper_geometry(int step)
 {
     HopperTile hopper = hopper_tile(step);
@@ -3116,10 +3250,19 @@ static bool hopper_runs_here(const Gpu *gpu)
     ((step) == HOPPER_SHORT ? TYPE_PAIR == PAIR_F16_IN_OUT : WITH_STEPS || (step) == HOPPER_LAST)
 #define HOPPER_KERNEL(step) ((const void *)d_gemm_hopper<HOPPER_STEP_BUILT(step) ? (step) : HOPPER_LAST>)
 static const void *const HOPPER_KERNELS[HOPPER_SHORT] = {HOPPER_KERNEL(1), HOPPER_KERNEL(2), HOPPER_KERNEL(3),
-                                                         HOPPER_KERNEL(4), HOPPER_KERNEL(5), HOPPER_KERNEL(6)};
-static_assert(HOPPER_LAST == 5 && HOPPER_LAST == HOPPER_STEPS && HOPPER_SHORT == 6,
+                                                         HOPPER_KERNEL(4), HOPPER_KERNEL(5), HOPPER_KERNEL(6),
+                                                         HOPPER_KERNEL(7)};
+static_assert(HOPPER_LAST == 6 && HOPPER_LAST == HOPPER_STEPS && HOPPER_SHORT == 7,
               "a kernel and a --kernel name for every step");
-#line 4785 "gemm.md"
+
+/* Step 6's second launch, for the last round, and the gathering of its pieces: for the last step and HOPPER_SHORT. */
+#define HOPPER_SHORT_BUILT (HOPPER_STEP_BUILT(HOPPER_SHORT) ? HOPPER_SHORT : HOPPER_LAST)
+static const void *hopper_pieces_kernel(int kind)
+{
+    return kind == HOPPER_SHORT ? (const void *)d_gemm_hopper<HOPPER_SHORT_BUILT, true>
+                                : (const void *)d_gemm_hopper<HOPPER_LAST, true>;
+}
+#line 4971 "gemm.md"
 /* Which d_gemm_hopper a run launches: the step its --kernel names, except that --kernel=hopper for F16_IN_OUT
    takes HOPPER_SHORT's 128 x 256 tiles where the 256 x 256 ones would leave more of their last round of tiles
    idle than they gain. A 256-row tile is twice the work of a 128-row one, 3% faster per flop
@@ -3152,9 +3295,12 @@ static void check_hopper(const Gpu *gpu, int kernel)
                 tile.shared_bytes, gpu->properties.name, gpu->shared_budget);
         CHECK_CUDA(cudaFuncSetAttribute(HOPPER_KERNELS[kind - 1], cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         tile.shared_bytes));
+        if (tile.split)
+            CHECK_CUDA(cudaFuncSetAttribute(hopper_pieces_kernel(kind), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            tile.shared_bytes));
     }
 }
-#line 4827 "gemm.md"
+#line 5016 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. */
 static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
 {
@@ -3187,7 +3333,12 @@ static void setup_hopper(Run *run)
     if (fit < 1)
         die(EXIT_CUDA_ERROR, "no cluster of d_gemm_hopper fits on this GPU");
     run->grid_clusters = tile.persistent && fit < tiles ? fit : tiles;
+    run->whole_tiles = fit <= HOPPER_MAX_CLUSTERS ? hopper_whole_tiles(step, tiles, fit, roles.k_padded) : tiles;
+    run->split_tiles = tiles - run->whole_tiles;
+    if (run->whole_tiles < tiles)   /* step 6: two slots per cluster, one block tile per block each */
+        CHECK_CUDA(cudaMalloc(&run->slots, (size_t)2 * fit * tile.cluster * tile.block_m * tile.block_n * sizeof(accum_t)));
 }
+#line 5061 "gemm.md"
 
 static void launch_hopper(const Run *run)
 {
@@ -3201,10 +3352,25 @@ static void launch_hopper(const Run *run)
     cudaLaunchConfig_t config = hopper_launch(step, run->grid_clusters, &attribute);
     Run copy = *run;   /* the kernel's arguments; the launch takes a pointer to each */
     copy.shape = hopper_roles(&run->shape);
-    void *arguments[] = {&copy.c, &copy.shape, &copy.alpha, &copy.beta, &copy.a_map, &copy.b_map};
+    LastRound last = {run->whole_tiles, run->slots};
+    void *arguments[] = {&copy.c, &copy.shape, &copy.alpha, &copy.beta, &copy.a_map, &copy.b_map, &last};
     CHECK_CUDA(cudaLaunchKernelExC(&config, HOPPER_KERNELS[step - 1], arguments));
+    if (!run->slots)
+        return;
+    /* step 6: the last round's pieces, then their sums into C */
+    HopperTile tile = hopper_tile(step);
+    int tiles = copy.shape.m_padded / (tile.block_m * tile.cluster) * (copy.shape.n_padded / tile.block_n);
+    unsigned blocks = (unsigned)((tiles - run->whole_tiles) * tile.cluster * GATHER_PARTS);
+    CHECK_CUDA(cudaLaunchKernelExC(&config, hopper_pieces_kernel(step), arguments));
+    if (step == HOPPER_SHORT)
+        d_gather_pieces<HOPPER_SHORT_BUILT><<<blocks, 256>>>(run->c, copy.shape, run->alpha, run->beta, last,
+                                                             run->grid_clusters);
+    else
+        d_gather_pieces<HOPPER_LAST><<<blocks, 256>>>(run->c, copy.shape, run->alpha, run->beta, last,
+                                                      run->grid_clusters);
+    CHECK_LAUNCH();
 }
-#line 4899 "gemm.md"
+#line 5115 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -3257,7 +3423,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 4957 "gemm.md"
+#line 5173 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -3294,7 +3460,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 5164 "gemm.md"
+#line 5385 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
@@ -3514,7 +3680,7 @@ static void test_inputs_and_shapes(void)
                hopper_kind(KERNEL_HOPPER, 4096, 4096, 132) == HOPPER_LAST &&
                hopper_kind(KERNEL_HOPPER, 2048, 2048, 132) == (tall ? HOPPER_SHORT : HOPPER_LAST) &&
                hopper_kind(KERNEL_HOPPER, 5000, 5000, 132) == (tall ? HOPPER_SHORT : HOPPER_LAST) &&
-               hopper_kind(KERNEL_HOPPER_STEP1 + 4, 2048, 2048, 132) == HOPPER_LAST &&
+               hopper_kind(KERNEL_HOPPER_STEP1 + 5, 2048, 2048, 132) == HOPPER_LAST &&
                hopper_kind(KERNEL_FAST, 2048, 2048, 132) == 0 &&
                hopper_tile(HOPPER_SHORT).block_m == (tall ? 128 : hopper_tile().block_m),
            "hopper: F16_IN_OUT's --kernel=hopper takes 128-row tiles where 256 would idle its last round");
@@ -3524,6 +3690,50 @@ static void test_inputs_and_shapes(void)
     expect(compute_capability_ok(MIN_CC / 10, MIN_CC % 10) && !compute_capability_ok(6, 1) &&
                !compute_capability_ok((MIN_CC - 1) / 10, (MIN_CC - 1) % 10),
            "gpu check: " TYPE_NAME " accepts its minimum compute capability and rejects older ones");
+}
+
+/* Step 6's last round: on a few counts of tiles, slabs and clusters, every slab of every tile of the round is in
+   exactly one piece, and the slots d_gather_pieces reads for a tile are exactly its pieces'. */
+static void test_pieces(void)
+{
+    static const int cases[][3] = {{2, 512, 66}, {34, 128, 66}, {16, 16, 66}, {33, 3, 66}, {1, 1, 66}, {7, 5, 30},
+                                   {30, 2, 66}, {1, 100, 132}};
+    int covered_once = 1, slots_match = 1;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        int tiles = cases[c][0], k_tiles = cases[c][1], clusters = cases[c][2];
+        int *covered = (int *)calloc((size_t)tiles * k_tiles, sizeof(int)), *pieces = (int *)calloc(tiles, sizeof(int));
+        if (!covered || !pieces)
+            die(EXIT_NO_MEMORY, "not enough host memory for the self-test");
+        Piece piece;
+        for (int cluster = 0; cluster < clusters; cluster++)
+            for (int n = 0; share_piece(n, cluster, clusters, tiles, k_tiles, &piece); n++) {
+                for (int k = piece.k_begin; k < piece.k_end; k++)
+                    covered[(size_t)piece.tile * k_tiles + k]++;
+                pieces[piece.tile]++;
+                slots_match &= piece.slot / 2 == cluster &&
+                               piece_slot(cluster, clusters, tiles, piece.tile, k_tiles) == piece.slot;
+            }
+        for (size_t e = 0; e < (size_t)tiles * k_tiles; e++)
+            covered_once &= covered[e] == 1;
+        for (int tile = 0; tile < tiles; tile++) {   /* d_gather_pieces finds as many slots as there are pieces */
+            int found = 0;
+            for (int other = 0; other < clusters; other++)
+                found += piece_slot(other, clusters, tiles, tile, k_tiles) >= 0;
+            slots_match &= found == pieces[tile];
+        }
+        free(covered);
+        free(pieces);
+    }
+    expect(covered_once, "hopper: every slab of a split last round is in exactly one piece");
+    expect(slots_match, "hopper: the slots gathered for a tile of the last round are exactly its pieces'");
+    bool fast = HOPPER_RATED[TYPE_PAIR] > 1000;   /* int8: a tile at K = 8192 takes under 50 us */
+    expect(hopper_whole_tiles(HOPPER_SPLIT, 2048, 66, 8192) == (fast ? 2048 : 2046) &&
+               hopper_whole_tiles(HOPPER_SPLIT, 1020, 66, 16384) == 990 &&
+               hopper_whole_tiles(HOPPER_SPLIT, 1024, 66, 16384) == 1024 &&
+               hopper_whole_tiles(HOPPER_SPLIT, 16, 66, 16384) == 16 &&
+               hopper_whole_tiles(HOPPER_SPLIT, 1020, 66, 256) == 1020 &&
+               hopper_whole_tiles(HOPPER_PERSISTENT, 2048, 66, 16384) == 2048,
+           "hopper: step 6 splits a last round of at most half the clusters' long tiles after a whole round, no other");
 }
 
 /* The tile table: each row fits the budget it is for and is what a GPU with that budget gets. */
@@ -3591,6 +3801,7 @@ static int self_test(void)
     test_error_bound();
     test_parse();
     test_inputs_and_shapes();
+    test_pieces();
     test_tiles();
     test_npy();
     printf("self-test: %d failed\n", self_test_failures);

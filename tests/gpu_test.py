@@ -39,13 +39,15 @@ What it does, in one call that must stay under ten minutes:
      with alpha and beta, each smaller budget for two transpositions, the copy path each step must report,
      memcheck on every step and racecheck on steps 1 to 4 (fp16 and f64) at the sanitizers' small size;
      and a compute_80 and a compute_75 build of fp16 whose steps run the cp.async and plain-load paths;
-     on a 9.0 GPU the same builds also run steps 1 to 4 of d_gemm_hopper (--kernel=hopper1 .. hopper4)
+     on a 9.0 GPU the same builds also run steps 1 to 5 of d_gemm_hopper (--kernel=hopper1 .. hopper5)
      at 127 253 61 and 1000 777 333 with alpha and beta;
   8. d_gemm_hopper (gemm.md, "Past WMMA"; --kernel=hopper, on a GPU of compute capability 9.0 in the
      sm_90a builds that ARCH=90 makes): every type pair (f64 through mma.sync), each transposition, at
-     1 1 1, 127 253 61, 1000 777 333 and 513 1031 1100 with alpha and beta and 2048^3 on the GPU
-     reference, and for F16_IN_OUT also --kernel=hopper5 (the 256-row tile, which --kernel=hopper
-     leaves for 128 rows at these sizes); memcheck for each type pair (F16_IN_OUT: both); a compute_80
+     1 1 1, 127 253 61, 1000 777 333 and 513 1031 1100 with alpha and beta, and 2048^3 and 2304 2048 1000
+     (whole rounds of tiles and a partial last one) with alpha and beta on the GPU reference, and 4608
+     2048 12288 there too (whole rounds, then a last round split along K: step 6), and for F16_IN_OUT
+     also --kernel=hopper6 (the 256-row tile, which --kernel=hopper leaves for 128 rows at some sizes);
+     memcheck for each type pair (F16_IN_OUT: both), also at 4608 2048 12288 unverified (the split); a compute_80
      build must exit 3 with one line; on a GPU
      that is not 9.0 (nvidia-smi's compute_cap) every type pair must exit 3 instead;
   9. prints a summary table and `gpu-test: N passed, N failed`; exits 1 on any
@@ -87,14 +89,16 @@ INTEGER_TYPES = ("U8_IN_I32_OUT", "I8_IN_I32_OUT")
 TRANSPOSITIONS = ((0, 0), (0, 1), (1, 0), (1, 1))
 KERNELS = ("fast", "naive")
 STEPS = tuple("step%d" % n for n in range(1, 7))   # step7 is d_gemm, which the main part runs as "fast"
-HOPPER_STEPS = tuple("hopper%d" % n for n in range(1, 5))   # hopper5 is d_gemm_hopper, which the hopper part runs
+HOPPER_STEPS = tuple("hopper%d" % n for n in range(1, 6))   # hopper6 is d_gemm_hopper, which the hopper part runs
 KERNEL_ALIASES = dict({"fast": ("fast", "d_gemm"), "naive": ("naive", "d_gemm_naive")},
-                      hopper=("hopper",), hopper5=("hopper5",), **{step: (step,) for step in STEPS + HOPPER_STEPS})
+                      hopper=("hopper",), hopper6=("hopper6",), **{step: (step,) for step in STEPS + HOPPER_STEPS})
 STEP_SIZES = ((1, 1, 1), (127, 253, 61), (1000, 777, 333))
 RACECHECK_STEPS = STEPS[:4]                          # the steps without the copy engine
 RACECHECK_STEP_TYPES = ("F16_IN_F32_OUT", "F64_IN_OUT")
 HOPPER_SIZES = ((1, 1, 1), (127, 253, 61), (1000, 777, 333), (513, 1031, 1100))
 HOPPER_BIG = (2048, 2048, 2048)
+HOPPER_ROUNDS = (2304, 2048, 1000)   # on 132 SMs, whole rounds of tiles and a short last round
+HOPPER_SPLIT = (4608, 2048, 12288)   # whole rounds, then at most 33 tiles long enough that step 6 splits them
 
 SIZES_FULL = ((1, 1, 1), (127, 253, 61), (1000, 777, 333), (1024, 1024, 1024))
 SIZES_QUICK = ((127, 253, 61), (1024, 1024, 1024))
@@ -490,8 +494,9 @@ class Tester:
 
     # ---------------------------------------------------------------- gemm runs
     def gemm_run(self, config, kernel, size, extra, label, timeout=TIMEOUT_RUN, expect_verify=True,
-                 alpha=None, beta=None, budget=None, copy_path=None):
-        """One verified run; the kv line must agree with what was asked for."""
+                 alpha=None, beta=None, budget=None, copy_path=None, split=False):
+        """One verified run; the kv line must agree with what was asked for (split: d_gemm_hopper split its last
+        round, split_tiles > 0)."""
         record = self.add(Record("run", config, label=label, kernel=kernel,
                                  m=size[0], n=size[1], k=size[2], expect=0))
         if not self.build_ok(config):
@@ -526,6 +531,8 @@ class Tester:
                                 % (kv.get("shared_bytes"), kv.get("shared_budget"), budget))
             if copy_path is not None and kv.get("copy_path") != copy_path:
                 problems.append("copy_path=%s, want %s" % (kv.get("copy_path"), copy_path))
+            if split and not (to_float(kv.get("split_tiles")) or 0) > 0:
+                problems.append("split_tiles=%s, want a split last round" % kv.get("split_tiles"))
             record.max_err = kv.get("max_err", "")
             record.bound = kv.get("bound", "")
             error, bound = to_float(record.max_err), to_float(record.bound)
@@ -663,13 +670,17 @@ class Tester:
         for size in HOPPER_SIZES:
             self.gemm_run(config, "hopper", size, scaled, "hopper %s a=%s b=%s" % ("x".join(map(str, size)), alpha, beta),
                           alpha=alpha, beta=beta, copy_path="copy-engine")
-        self.gemm_run(config, "hopper", HOPPER_BIG, ["--verify=gpu"], "hopper %s gpu" % "x".join(map(str, HOPPER_BIG)),
-                      timeout=TIMEOUT_BIG, copy_path="copy-engine")
-        if config.type == "F16_IN_OUT":   # --kernel=hopper took 128-row tiles at these sizes; hopper5 forces 256
-            for size in HOPPER_SIZES[1:] + (HOPPER_BIG,):
-                self.gemm_run(config, "hopper5", size, scaled + (["--verify=gpu"] if size == HOPPER_BIG else []),
-                              "hopper5 %s a=%s b=%s" % ("x".join(map(str, size)), alpha, beta), alpha=alpha, beta=beta,
-                              copy_path="copy-engine", timeout=TIMEOUT_BIG if size == HOPPER_BIG else TIMEOUT_RUN)
+        for size in (HOPPER_BIG, HOPPER_ROUNDS, HOPPER_SPLIT):
+            self.gemm_run(config, "hopper", size, scaled + ["--verify=gpu"],
+                          "hopper %s a=%s b=%s gpu" % ("x".join(map(str, size)), alpha, beta), alpha=alpha, beta=beta,
+                          timeout=TIMEOUT_BIG, copy_path="copy-engine", split=size == HOPPER_SPLIT)
+        if config.type == "F16_IN_OUT":   # --kernel=hopper took 128-row tiles at some sizes; hopper6 forces 256
+            for size in HOPPER_SIZES[1:] + (HOPPER_BIG, HOPPER_ROUNDS, HOPPER_SPLIT):
+                big = size in (HOPPER_BIG, HOPPER_ROUNDS, HOPPER_SPLIT)
+                self.gemm_run(config, "hopper6", size, scaled + (["--verify=gpu"] if big else []),
+                              "hopper6 %s a=%s b=%s" % ("x".join(map(str, size)), alpha, beta), alpha=alpha, beta=beta,
+                              copy_path="copy-engine", timeout=TIMEOUT_BIG if big else TIMEOUT_RUN,
+                              split=size == HOPPER_SPLIT)
 
     def peak_run(self, config):
         record = self.add(Record("run", config, label="--peak", kernel="peak", expect=0))
@@ -737,11 +748,12 @@ class Tester:
         self.log("npy %s %s: %s" % (config.name, kernel, record.detail))
 
     # ---------------------------------------------------------------- sanitizers
-    def sanitizer_run(self, config, tool, kernel, verify="cpu", shared_limit=None):
+    def sanitizer_run(self, config, tool, kernel, verify="cpu", shared_limit=None, size=SANITIZER_SIZE):
         alpha, beta = alpha_beta(config.type)
-        label = "%s %s%s" % (tool, kernel, "" if verify == "cpu" else " --verify=" + verify)
-        record = self.add(Record("sanitizer", config, label=label, kernel=kernel, m=SANITIZER_SIZE[0],
-                                 n=SANITIZER_SIZE[1], k=SANITIZER_SIZE[2], expect=0))
+        label = "%s %s%s%s" % (tool, kernel, "" if verify == "cpu" else " --verify=" + verify,
+                               "" if size == SANITIZER_SIZE else " " + "x".join(map(str, size)))
+        record = self.add(Record("sanitizer", config, label=label, kernel=kernel, m=size[0], n=size[1], k=size[2],
+                                 expect=0))
         if not self.build_ok(config):
             record.detail = "not run: build failed"
             return
@@ -752,7 +764,7 @@ class Tester:
         if tool == "memcheck":
             argv += ["--leak-check", "full"]
         argv += [self.binary_path(config), "--kernel=%s" % kernel, "--format=kv", "--iterations=1", "--warmup=0",
-                 "--verify=%s" % verify, "--alpha=%s" % alpha, "--beta=%s" % beta] + [str(s) for s in SANITIZER_SIZE]
+                 "--verify=%s" % verify, "--alpha=%s" % alpha, "--beta=%s" % beta] + [str(s) for s in size]
         if shared_limit:
             argv.insert(-3, "--shared-limit=%s" % shared_limit)
             label += " --shared-limit=%s" % shared_limit
@@ -762,8 +774,9 @@ class Tester:
         if outcome.skipped:
             record.status, record.detail = "skip", "not run: " + outcome.skipped
             return
-        log_path = os.path.join(self.out, "sanitizer", "%s_%s_%s_%s%s.log" % (config.name, tool, kernel, verify,
-                                                                             "_" + shared_limit if shared_limit else ""))
+        log_path = os.path.join(self.out, "sanitizer", "%s_%s_%s_%s%s%s.log" % (
+            config.name, tool, kernel, verify, "_" + shared_limit if shared_limit else "",
+            "" if size == SANITIZER_SIZE else "_" + "x".join(map(str, size))))
         text = outcome.stdout + "\n" + outcome.stderr
         with open(log_path, "w") as handle:
             handle.write("$ %s\nrc=%s %.1fs\n%s" % (record.command, outcome.rc, outcome.seconds, text))
@@ -1005,9 +1018,12 @@ class Tester:
                 for type_pair in args.types:
                     for ta, tb in ((0, 0), (1, 1)):
                         config = by_name.get("%s_%s_ta%d_tb%d" % (type_pair, SHAPES[type_pair][0], ta, tb))
-                        for kernel in ("hopper", "hopper5") if config and type_pair == "F16_IN_OUT" else ("hopper",):
-                            if config:   # F16_IN_OUT: hopper5 is the 256-row tile, which hopper does not take here
+                        for kernel in ("hopper", "hopper6") if config and type_pair == "F16_IN_OUT" else ("hopper",):
+                            if config:   # F16_IN_OUT: hopper6 is the 256-row tile, which hopper does not take here
                                 san_futures.append(san_pool.submit(self.sanitizer_run, config, "memcheck", kernel, "cpu"))
+                                if (ta, tb) == (0, 0):   # step 6's split last round and its gathering
+                                    san_futures.append(san_pool.submit(self.sanitizer_run, config, "memcheck", kernel,
+                                                                       "off", size=HOPPER_SPLIT))
             if not args.skip_sanitizers and main_part:
                 for type_pair in args.types:
                     main = default_of[type_pair]

@@ -19,7 +19,7 @@ What is checked
   gemm.md has no markers or the CSV has not been measured yet.
 * HopperTable: the Hopper part's steps table (``steps.py --hopper-table CSV``; its own markers,
   "hopper steps table") is the script's output for the CSV it names; a made-up CSV gives the
-  expected rows (d_gemm, hopper1 .. hopper5, cuBLAS, the ceiling from the peak row's hopper_peak,
+  expected rows (d_gemm, hopper1 .. hopper6, cuBLAS, the ceiling from the peak row's hopper_peak,
   the gain against the step before, hopper1 against d_gemm); previous_kernel pairs each step with
   the one it is measured against.
 * Tooling: ``steps.py --help`` works and ``make -n steps`` runs docs/bench/steps.py with STEPS_ARGS.
@@ -222,7 +222,7 @@ class HopperTable(unittest.TestCase):
                 ("cublas", "8192", "722.0", "ok", "off", "", "")]
         rows += [("hopper%d" % n, "8192", rate, "pass", "gpu", previous, "")
                  for n, rate, previous in ((1, "533.7", "116.9"), (2, "713.1", "133.6"), (3, "712.7", "99.9"),
-                                           (4, "727.2", "102.0"), (5, "732.5", "100.7"))]
+                                           (4, "727.2", "102.0"), (5, "732.5", "100.7"), (6, "750.0", "102.4"))]
         with tempfile.TemporaryDirectory() as directory:
             path = os.path.join(directory, "hopper-steps.csv")
             with open(path, "w", newline="", encoding="utf-8") as handle:
@@ -239,14 +239,15 @@ class HopperTable(unittest.TestCase):
                                                      "456.4 / —"])
         self.assertTrue(lines[3].startswith("| 1 | ") and "533.7 / —" in lines[3] and lines[3].endswith("| +17% |"))
         self.assertTrue(lines[5].endswith("| 0% |"), lines[5])
-        self.assertIn("| cuBLAS |  | 722.0 / — |", lines[8])
-        self.assertTrue(lines[9].startswith("| ceiling |  | 824.4 / — |"), lines[9])
+        self.assertTrue(lines[8].startswith("| 6 | ") and lines[8].endswith("| +2% |"), lines[8])
+        self.assertIn("| cuBLAS |  | 722.0 / — |", lines[9])
+        self.assertTrue(lines[10].startswith("| ceiling |  | 824.4 / — |"), lines[10])
 
     def test_previous_kernel(self):
         sys.path.insert(0, os.path.dirname(SCRIPT))
         import steps
-        self.assertEqual([steps.previous_kernel(k) for k in ("naive", "step1", "step7", "hopper1", "hopper5")],
-                         [None, "naive", "step6", "step7", "hopper4"])
+        self.assertEqual([steps.previous_kernel(k) for k in ("naive", "step1", "step7", "hopper1", "hopper6")],
+                         [None, "naive", "step6", "step7", "hopper5"])
 
 
 class Tooling(unittest.TestCase):
