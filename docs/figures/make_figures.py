@@ -13,7 +13,7 @@ Figures (file: what it shows):
                    the copies of slabs k+1 and k+2 are in flight, with full/empty barriers
                    per stage instead of __syncthreads
     cluster.svg    a cluster of two blocks on sm_90: each copies half of A's slab to both
-                   (multicast) and its own slab of B, rows padded by the copy engine
+                   (multicast) and its own slab of B, each row with its padding
     swizzle.svg    one 1 KiB atom of d_gemm_hopper's slabs, plain and with the 128-byte swizzle
                    (piece p of row r at position p XOR r)
     warpgroups.svg d_gemm_hopper's block: the producer warpgroup, four stages with their full and
@@ -531,15 +531,16 @@ CLUSTER = 2
 
 def cluster():
     half = BLOCK_M // CLUSTER
-    a_kb = BLOCK_M * BLOCK_K * 2 // 1024          # fp16 bytes of one slab of A, in KiB
-    b_kb = BLOCK_N * BLOCK_K * 2 // 1024
+    a_kb = BLOCK_M * (BLOCK_K + 8) * 2 // 1024    # fp16 bytes of one slab of A, rows read with their padding, in KiB
+    b_kb = BLOCK_K * (BLOCK_N + 8) * 2 // 1024
     svg = Svg(980, 505,
               "A cluster of two blocks sharing the slabs of A",
               "On sm_90 two blocks that compute neighbouring tiles of one row of C form a cluster. "
               "For each slab, block 0 copies rows 0 to %d of A's %d x %d slab and block 1 rows %d to %d, "
               "each with one copy-engine instruction that lands in the shared memory of both blocks "
               "(multicast); each block copies its own %d x %d slab of B. Every row arrives followed by "
-              "its padding, which the copy engine fills with zeros. Per block and slab %d KiB of A and "
+              "its padding, the 16 bytes after it in global memory, which no fragment reads. Per block and "
+              "slab %d KiB of A and "
               "%d KiB of B leave L2 instead of %d and %d."
               % (half - 1, BLOCK_M, BLOCK_K, half, BLOCK_M - 1, BLOCK_K, BLOCK_N, a_kb // CLUSTER, b_kb,
                  a_kb, b_kb))
@@ -578,7 +579,7 @@ def cluster():
         anchor = "end" if rank == 0 else "start"
         svg.text(label_x, buf_top + 20, ["A, %d rows" % BLOCK_M, "of %d + 8" % BLOCK_K, "halves"],
                  class_="tiny muted", text_anchor=anchor)
-        svg.text(label_x, buf_top + buf_a_h - 30, ["hatched:", "padding,", "zeros"], class_="tiny muted",
+        svg.text(label_x, buf_top + buf_a_h - 30, ["hatched:", "padding,", "never read"], class_="tiny muted",
                  text_anchor=anchor)
         # B buffer
         bb_w = 150
