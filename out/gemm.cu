@@ -2621,13 +2621,13 @@ __host__ __device__ constexpr HopperTile hopper_tile(int step = HOPPER_LAST)
 }
 #line 4132 "gemm.md"
 __device__ static inline unsigned long long slab_descriptor(const unsigned char *slab, bool mn_major, int first,
-                                                            int step)
+                                                            int k_step)
 {
     constexpr int panel = HOPPER_ROW / (int)sizeof(input_t), block_k = hopper_tile().block_k;
     if (mn_major)   /* panels of `panel` elements along M or N, block_k rows of K each */
-        return operand_descriptor(slab + (first / panel * block_k + step * HOPPER_K) * HOPPER_ROW,
+        return operand_descriptor(slab + (first / panel * block_k + k_step * HOPPER_K) * HOPPER_ROW,
                                   block_k * HOPPER_ROW, 8 * HOPPER_ROW);
-    return operand_descriptor(slab + first * HOPPER_ROW + step * HOPPER_K * (int)sizeof(input_t), 16,
+    return operand_descriptor(slab + first * HOPPER_ROW + k_step * HOPPER_K * (int)sizeof(input_t), 16,
                               8 * HOPPER_ROW);
 }
 #line 4154 "gemm.md"
@@ -2840,11 +2840,11 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     constexpr HopperTile tile = hopper_tile(STEP);
     wgmma_fence();
 #pragma unroll
-    for (int step = 0; step < tile.block_k / HOPPER_K; step++)
+    for (int k_step = 0; k_step < tile.block_k / HOPPER_K; k_step++)
 #pragma unroll
         for (int sub = 0; sub < HOPPER_SUBTILES(STEP); sub++)
-            WGMMA(d[sub], slab_descriptor(a_slab, HOPPER_A_MN, (consumer * HOPPER_SUBTILES(STEP) + sub) * 64, step),
-                  slab_descriptor(b_slab, HOPPER_B_MN, 0, step), !first || step > 0);
+            WGMMA(d[sub], slab_descriptor(a_slab, HOPPER_A_MN, (consumer * HOPPER_SUBTILES(STEP) + sub) * 64, k_step),
+                  slab_descriptor(b_slab, HOPPER_B_MN, 0, k_step), !first || k_step > 0);
     wgmma_commit();
 }
 #endif
@@ -2926,19 +2926,19 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
                                             const unsigned char *a_slab, const unsigned char *b_slab, int consumer,
                                             bool first)
 {
-    constexpr int steps = hopper_tile(STEP).block_k / HOPPER_K;
+    constexpr int k_steps = hopper_tile(STEP).block_k / HOPPER_K;
     int lane = threadIdx.x % 32, row = consumer * 64 + threadIdx.x % 128 / 32 * 16 + lane / 4, t = lane % 4;
-    unsigned a[steps][4];
+    unsigned a[k_steps][4];
 #pragma unroll
-    for (int step = 0; step < steps; step++)
+    for (int k_step = 0; k_step < k_steps; k_step++)
 #pragma unroll
         for (int i = 0; i < 4; i++)   /* (row, t), (row + 8, t), (row, t + 4), (row + 8, t + 4) of this K step */
-            a[step][i] = *(const unsigned *)(a_slab + slab_offset(true, row + 8 * (i % 2),
-                                                                  step * HOPPER_K + t + 4 * (i / 2)));
+            a[k_step][i] = *(const unsigned *)(a_slab + slab_offset(true, row + 8 * (i % 2),
+                                                                  k_step * HOPPER_K + t + 4 * (i / 2)));
     wgmma_fence();
 #pragma unroll
-    for (int step = 0; step < steps; step++)
-        WGMMA_A_REGS(d[0], a[step], slab_descriptor(b_slab, HOPPER_B_MN, 0, step), !first || step > 0);
+    for (int k_step = 0; k_step < k_steps; k_step++)
+        WGMMA_A_REGS(d[0], a[k_step], slab_descriptor(b_slab, HOPPER_B_MN, 0, k_step), !first || k_step > 0);
     wgmma_commit();
 }
 #endif
@@ -3399,9 +3399,9 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     for (int iteration = 0; iteration < iterations; iteration++) {
         wgmma_fence();
 #pragma unroll
-        for (int step = 0; step < hopper_tile().block_k / HOPPER_K; step++)
-            WGMMA(d, slab_descriptor(slabs, false, threadIdx.x / 128 % 2 * 64, step),
-                  slab_descriptor(slabs + 128 * HOPPER_ROW, false, 0, step), iteration > 0 || step > 0);
+        for (int k_step = 0; k_step < hopper_tile().block_k / HOPPER_K; k_step++)
+            WGMMA(d, slab_descriptor(slabs, false, threadIdx.x / 128 % 2 * 64, k_step),
+                  slab_descriptor(slabs + 128 * HOPPER_ROW, false, 0, k_step), iteration > 0 || k_step > 0);
         wgmma_commit();
         wgmma_wait<1>();
     }
