@@ -504,14 +504,14 @@ class Bench:
         self.query_gpu()
         self.query_cuda()
         self.csv_path = args.csv or os.path.join(HERE, "%s.csv" % gpu_slug(self.info["gpu"] or "gpu"))
-        configs = []
-        for type_pair in args.types:
+        configs = []   # each type pair's cp.async builds right after its own: a run cut short by --budget
+        for type_pair in args.types:   # loses whole type pairs at the end, not every cp.async row
             shapes = SHAPES[type_pair] if args.shapes == "all" else SHAPES[type_pair][:1]
             for mnk in shapes:
                 for tb in args.transpose_b:
                     configs.append((type_pair, mnk, tb, None))
-        if args.tiers:
-            configs += [(t, SHAPES[t][0], tb, CP_ASYNC_ARCH) for t in args.types for tb in args.transpose_b]
+            if args.tiers:
+                configs += [(type_pair, SHAPES[type_pair][0], tb, CP_ASYNC_ARCH) for tb in args.transpose_b]
         self.say("bench: %s, driver %s, CUDA %s; %d configurations, sizes %s; budget %ds; csv %s"
                  % (self.info["gpu"] or "unknown GPU", self.info["driver"] or "?", self.info["cuda"] or "?",
                     len(configs), ",".join(map(str, args.sizes)), args.budget, os.path.relpath(self.csv_path, self.root)))
