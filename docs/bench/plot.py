@@ -7,6 +7,13 @@ TRANSPOSE_B=1, and a dotted horizontal line at the WMMA ceiling (--peak).
 Hollow markers are runs that were not verified.  The title names the GPU,
 the CUDA version and the date of the measurement.
 
+Drawn for the page's column: 648 pt = 864 CSS px wide, two panels a row and
+the legend in a panel of its own, text at least 9.5 pt (12.7 px on a desktop,
+10.3 px on a phone, where the page shows figures 44rem wide).  themed() gives
+the SVG a dark variant: its colours become CSS variables that a
+prefers-color-scheme rule inside the SVG changes, as the page's own colours do
+(docs/style.css); steps.py uses it too.
+
 Usage: python3 docs/bench/plot.py [CSV] [-o SVG]
        (defaults: docs/bench/h100.csv, or the only CSV there; SVG beside it)
 Reads the CSV with the csv module; needs matplotlib (Agg backend).
@@ -28,6 +35,49 @@ KERNEL_STYLE = {  # label, colour
     "naive": ("d_gemm_naive", "#d62728"),
 }
 TB_STYLE = {"0": "-", "1": "--"}
+WIDTH_IN = 9.0        # 648 pt = 864 px: the page's column (docs/style.css --column, 54rem)
+TEXT_PT = 9.5         # the smallest text: >= 10 px at 1x on a phone (44rem = 704 px wide)
+
+# Every colour matplotlib writes, and what it becomes on a dark page (the page's --bg,
+# --fg and --muted; the series colours lightened to keep their hue and reach 4.5:1).
+DARK = {
+    "#ffffff": "#15171b", "#000000": "#e2e5e9", "#555555": "#a0a8b3", "#b0b0b0": "#59606b", "#cccccc": "#4a505a",
+    "#1f77b4": "#6cb4ee", "#ff7f0e": "#ffa65c", "#2ca02c": "#67cf67", "#d62728": "#ff7b7b",
+    "#9467bd": "#c4a3e6", "#8c564b": "#d3a08f", "#e377c2": "#f3a6da", "#7f7f7f": "#b8b8b8",
+    "#bcbd22": "#dcdd5a", "#17becf": "#5fdcea",
+}
+
+
+def themed(svg_text):
+    """The SVG with its colours as CSS variables (the light colour as fallback), text
+    coloured like the axes, and a prefers-color-scheme rule for the dark values."""
+    import re
+
+    def variable(match):
+        colour = match.group(0).lower()
+        if colour not in DARK:
+            return match.group(0)
+        return "var(--c%s, %s)" % (colour[1:], colour)
+
+    svg_text = re.sub(r'style="[^"]*"',
+                      lambda m: re.sub(r"#[0-9a-fA-F]{6}\b", variable, m.group(0)), svg_text)
+    dark = " ".join("--c%s: %s;" % (light[1:], colour) for light, colour in sorted(DARK.items()))
+    style = ("text { fill: var(--c000000, #000000); }\n"
+             "@media (prefers-color-scheme: dark) { :root { %s } }\n" % dark)
+    return svg_text.replace("<style type=\"text/css\">", "<style type=\"text/css\">" + style, 1)
+
+
+def save_themed(figure, svg_path):
+    """Write the figure as a themed SVG, through a temporary file (never half a file)."""
+    import io
+    buffer = io.StringIO()
+    figure.savefig(buffer, format="svg", metadata={"Date": None})
+    directory = os.path.dirname(os.path.abspath(svg_path))
+    os.makedirs(directory, exist_ok=True)
+    temporary = svg_path + ".tmp"
+    with open(temporary, "w", encoding="utf-8") as handle:
+        handle.write(themed(buffer.getvalue()))
+    os.replace(temporary, svg_path)
 
 
 def number(text):
@@ -59,10 +109,11 @@ def plot(csv_path, svg_path):
         if row.get("type") and row["type"] not in present:
             present.append(row["type"])
     types = [t for t in TYPE_PAIRS if t in present] + [t for t in present if t not in TYPE_PAIRS]
-    columns = min(4, len(types))
-    lines_of_panels = math.ceil(len(types) / columns)
-    figure, axes = plt.subplots(lines_of_panels, columns, figsize=(4.2 * columns, 3.4 * lines_of_panels + 0.9),
-                                squeeze=False)
+    # two panels a row; the legend takes the first free panel (or a row of its own)
+    columns = min(2, len(types))
+    lines_of_panels = math.ceil((len(types) + 1) / columns)
+    figure, axes = plt.subplots(lines_of_panels, columns,
+                                figsize=(WIDTH_IN, 2.75 * lines_of_panels + 0.45), squeeze=False)
     sizes_all = set()
     multi_shape = set()
     markers = ("o", "s", "^")
@@ -101,17 +152,17 @@ def plot(csv_path, svg_path):
             text = "WMMA ceilings " + ", ".join("%s %.0f" % p for p in peaks)
         if peaks:
             axis.annotate(text, xy=(0.02, max(p[1] for p in peaks)), xycoords=("axes fraction", "data"),
-                          va="bottom", fontsize=7, color="#555555")
+                          va="bottom", fontsize=TEXT_PT, color="#555555")
         if len(shapes) > 1:
             multi_shape.update(shapes)
         tops = [number(r.get("rate")) for r in mine if number(r.get("rate")) is not None]
         if tops:
             axis.set_ylim(0, max(tops) * 1.12)
         title = type_pair if len(shapes) < 2 else "%s (%s)" % (type_pair, ", ".join(shapes))
-        axis.set_title(title, fontsize=10)
-        axis.set_ylabel(unit, fontsize=8)
+        axis.set_title(title, fontsize=11)
+        axis.set_ylabel(unit, fontsize=TEXT_PT)
         axis.grid(True, linewidth=0.3, alpha=0.6)
-        axis.tick_params(labelsize=7)
+        axis.tick_params(labelsize=TEXT_PT)
     ticks = sorted(sizes_all)
     for index in range(lines_of_panels * columns):
         axis = axes[index // columns][index % columns]
@@ -120,10 +171,16 @@ def plot(csv_path, svg_path):
             continue
         if ticks:
             axis.set_xticks(ticks)
-            axis.set_xticklabels([str(t) for t in ticks], rotation=45, fontsize=7)
+            # a label for every tick but those too close to the one before (1024 and 2048 of 8192)
+            shown, last = [], None
+            for tick in ticks:
+                keep = last is None or tick - last >= max(ticks) / 9
+                shown.append(str(tick) if keep else "")
+                last = tick if keep else last
+            axis.set_xticklabels(shown, fontsize=TEXT_PT)
             axis.set_xlim(0, max(ticks) * 1.04)
-        if index // columns == lines_of_panels - 1 or index + columns >= len(types):
-            axis.set_xlabel("M = N = K", fontsize=8)
+        if index + columns >= len(types):
+            axis.set_xlabel("M = N = K", fontsize=TEXT_PT)
 
     first = rows[0]
     gpu = (first.get("gpu") or "unknown GPU").replace("_", " ")
@@ -138,7 +195,7 @@ def plot(csv_path, svg_path):
         details.append("driver %s" % first["driver"])
     date = (first.get("date") or "")[:10]
     figure.suptitle("WMMA GEMM on %s%s — %s" % (gpu, " (%s)" % ", ".join(details) if details else "", date),
-                    fontsize=12)
+                    fontsize=11)
     handles = [Line2D([], [], color=colour, marker="o", markersize=4, label=label)
                for label, colour in (KERNEL_STYLE[k] for k in ("fast", "cublas", "naive"))]
     handles += [Line2D([], [], color="#555555", linestyle=":", label="WMMA ceiling (mma_sync from registers)"),
@@ -149,17 +206,12 @@ def plot(csv_path, svg_path):
     for position, shape in enumerate(sorted(multi_shape)):
         handles.append(Line2D([], [], color="black", marker=markers[position % 3], linestyle="none",
                               label="shape %s" % shape))
-    per_row = max(3, min(len(handles), 2 * columns))
-    legend_rows = math.ceil(len(handles) / per_row)
+    legend_axis = axes[len(types) // columns][len(types) % columns]
+    legend_axis.legend(handles=handles, loc="center", fontsize=TEXT_PT, frameon=False)
     height = figure.get_figheight()
-    figure.legend(handles=handles, loc="lower center", ncol=per_row, fontsize=8, frameon=False)
-    figure.tight_layout(rect=(0, min(0.4, (0.1 + 0.22 * legend_rows) / height), 1, 1 - 0.45 / height))
-    directory = os.path.dirname(os.path.abspath(svg_path))
-    os.makedirs(directory, exist_ok=True)
-    temporary = svg_path + ".tmp"
-    figure.savefig(temporary, format="svg", metadata={"Date": None})
+    figure.tight_layout(rect=(0, 0, 1, 1 - 0.4 / height))
+    save_themed(figure, svg_path)
     plt.close(figure)
-    os.replace(temporary, svg_path)
     return svg_path
 
 

@@ -301,7 +301,8 @@ def plot(csv_path, svg_path, size=TABLE_SIZE):
     lines = series(rows, size)
     if not lines:
         raise ValueError("no rows at %d x %d x %d" % (size, size, size))
-    figure, axis = plt.subplots(figsize=(9.5, 5.6))
+    from plot import TEXT_PT, WIDTH_IN, save_themed   # the page's column width, its smallest text, dark variant
+    figure, axis = plt.subplots(figsize=(WIDTH_IN, 5.6))
     multi_layout = len(set(t for t, _, _, _, _ in lines)) < len(lines)
     for index, (type_pair, tb, points, cublas, _) in enumerate(lines):
         colour = "C%d" % (index % 10)
@@ -323,9 +324,10 @@ def plot(csv_path, svg_path, size=TABLE_SIZE):
     axis.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     axis.set_xticks(range(len(KERNELS) + 1))
     axis.set_xticklabels(["naive"] + ["step %d" % s for s in range(1, LAST_STEP + 1)] + ["cuBLAS"])
+    axis.tick_params(labelsize=TEXT_PT)
     axis.set_xlim(-0.4, len(KERNELS) + 0.4)
-    axis.set_xlabel("kernel (each step adds one change to the one before; step 7 is d_gemm)")
-    axis.set_ylabel("rate at M = N = K = %d, log scale (%s)" % (size, unit_label(lines)))
+    axis.set_xlabel("kernel (each step adds one change to the one before; step 7 is d_gemm)", fontsize=TEXT_PT)
+    axis.set_ylabel("rate at M = N = K = %d, log scale (%s)" % (size, unit_label(lines)), fontsize=TEXT_PT)
     axis.grid(True, which="both", linewidth=0.3, alpha=0.6)
     first = rows[0]
     details = [d for d in ("CUDA %s" % first.get("cuda") if first.get("cuda") else "",
@@ -337,13 +339,10 @@ def plot(csv_path, svg_path, size=TABLE_SIZE):
     axis.plot([], [], linestyle="none", marker="*", markersize=11, color="black", label="cuBLAS (same run as step 7)")
     axis.plot([], [], linestyle="none", marker="o", markersize=5, color="black", markerfacecolor="white",
               label="not verified (--verify=off)")
-    axis.legend(fontsize=8, loc="lower right", frameon=True)
+    axis.legend(fontsize=TEXT_PT, loc="lower right", frameon=True)
     figure.tight_layout()
-    os.makedirs(os.path.dirname(os.path.abspath(svg_path)), exist_ok=True)
-    temporary = svg_path + ".tmp"
-    figure.savefig(temporary, format="svg", metadata={"Date": None})
+    save_themed(figure, svg_path)
     plt.close(figure)
-    os.replace(temporary, svg_path)
     return svg_path
 
 
