@@ -17,8 +17,17 @@ tests/fixtures_page/sample.md) into a temporary folder, then checks
   chromedriver: no console errors, no failed requests, no request for
   anything but the page itself and data: URIs, every table-of-contents link
   lands on an element, no horizontal overflow at 375 px and 1280 px in the
-  light and the dark colour scheme. Screenshots go to out/screenshots/ (not
-  in git).
+  light and the dark colour scheme;
+* reading comfort (issue 33): at 1280 px no table, figure or code block is
+  wider than the column; on a phone every table shows a number on its first
+  screen; the plots' smallest text is 10 px or more as shown, at both widths,
+  and follows the colour scheme; the contents mark the section being read,
+  move the mark as one scrolls, unfold only the current chapter, start closed
+  on a phone and are whole without the script; every text colour has 4.5:1
+  contrast in both themes.
+  Screenshots go to out/screenshots/ (not in git): for each width and
+  scheme, the top, a listing, a figure, a folded block, a table, the Results
+  plot, the widest table and the contents while one reads the Hopper part.
 
 Tests that need pandoc, tangle.py, the pandoc 3 binary, Chromium,
 chromedriver or Selenium skip, with the reason, when it is missing. Every
@@ -170,7 +179,7 @@ class PageParser(html.parser.HTMLParser):
         self.styles = []          # text of <style> elements and style attributes
         self.maths = []           # dicts: display, tex (the TeX annotation)
         self.figures = []         # dicts: id, images [(src, alt, in .figure-body?)], caption
-        self.scripts = 0
+        self.scripts = []         # attributes of every <script>
         self.listing = None       # the listing being read
         self.in_pre = 0
         self.in_summary = None
@@ -200,7 +209,7 @@ class PageParser(html.parser.HTMLParser):
         if "style" in attrs and attrs["style"]:
             self.styles.append(attrs["style"])
         if tag == "script":
-            self.scripts += 1
+            self.scripts.append(attrs)
         if tag == "style":
             self.in_style = True
         if tag == "a" and attrs.get("href") is not None:
@@ -477,9 +486,11 @@ def test_every_tangled_block_is_on_the_page(parsed, block_map, md, cu_lines):
 
 
 def test_every_tangled_block_is_labelled(parsed, block_map):
-    """Each tangled block says "out/gemm.cu lines a–b" and carries its gemm.md lines."""
+    """Each tangled block says "gemm.md n–m → out/gemm.cu a–b" (the lines a compiler
+    message names, and where they land) and carries its gemm.md lines."""
     for listing, entry in zip(parsed.listings, block_map):
-        expected = "out/gemm.cu lines %d–%d" % (entry["cu_first"], entry["cu_last"])
+        expected = "gemm.md %d–%d → out/gemm.cu %d–%d" % (entry["md_first"], entry["md_last"],
+                                                        entry["cu_first"], entry["cu_last"])
         assert words(listing["label"]) == expected
         assert listing["md_lines"] == "%d-%d" % (entry["md_first"], entry["md_last"])
 
@@ -528,8 +539,10 @@ def test_cuda_is_highlighted(page, md):
 
 
 def test_page_is_self_contained(parsed):
-    """No scripts; every src, href (but hyperlinks) and CSS url() is a data: URI."""
-    assert parsed.scripts == 0, "the page has scripts"
+    """One inline script (docs/toc.html), nothing loaded; every src, href (but
+    hyperlinks) and CSS url() is a data: URI."""
+    assert len(parsed.scripts) == 1, "the page has %d scripts, not docs/toc.html's one" % len(parsed.scripts)
+    assert "src" not in parsed.scripts[0], "the script is loaded, not inline"
     for tag, attribute, value in parsed.resources:
         if tag == "a" and attribute == "href":
             continue          # hyperlinks are not fetched
@@ -751,22 +764,37 @@ def test_internal_links_resolve(browser):
     assert missing_targets(browser, [h for h in hrefs if len(h) > 1]) == []
 
 
+# What each screenshot shows: a name and a script that scrolls there (false: not on this page).
+SCREENSHOT_PLACES = [
+    ("top", "window.scrollTo(0, 0); return true;"),
+    ("code", "return show(document.querySelector('.listing'));"),
+    ("figure", "return show(document.querySelector('figure'));"),
+    ("details", "const d = document.querySelector('details.listing'); if (d) d.open = true; return show(d);"),
+    ("table", "return show(document.querySelector('.table-wrap'));"),
+    # the Results plot, the widest table, and the contents while one reads the Hopper part
+    ("results-plot", "return show(Array.from(document.querySelectorAll('figure'))"
+                     ".find(f => /Rate against size/.test(f.textContent)));"),
+    ("wide-table", "return show(Array.from(document.querySelectorAll('.table-wrap'))"
+                   ".sort((a, b) => b.querySelector('table').scrollWidth - a.querySelector('table').scrollWidth)[0]);"),
+    ("contents-hopper", """
+        const part = document.getElementById('past-wmma-hoppers-warpgroup-mma');
+        if (!part) return false;
+        const toc = document.querySelector('#TOC details');
+        if (innerWidth >= 72 * 16) { show(part); window.scrollBy(0, 400); return true; }
+        toc.open = true; show(toc); return true;"""),
+]
+SHOW = "function show(e) { if (!e) return false; e.scrollIntoView({block: 'start'}); window.scrollBy(0, -16); return true; }"
+
+
 def screenshots(browser, width, scheme):
-    """Views worth a look: the top, the first listing, figure, folded block and table."""
-    places = [("top", None), ("code", ".listing"), ("figure", "figure"),
-              ("details", "details.listing"), ("table", ".table-wrap")]
+    """Views worth a look (SCREENSHOT_PLACES), saved as out/screenshots/WIDTH-SCHEME-NAME.png."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    for name, selector in places:
-        found = browser.run("""
-            const selector = arguments[0];
-            if (selector === null) { window.scrollTo(0, 0); return true; }
-            const e = document.querySelector(selector);
-            if (!e) return false;
-            if (e.tagName === 'DETAILS') e.open = true;
-            e.scrollIntoView({block: 'start'}); window.scrollBy(0, -16); return true;""", selector)
-        if found:
+    for name, script in SCREENSHOT_PLACES:
+        if browser.run(SHOW + script):
+            time.sleep(0.2)              # the contents' mark follows the scroll on the next frame
             browser.driver.save_screenshot(str(SCREENSHOTS / ("%d-%s-%s.png" % (width, scheme, name))))
     browser.run("document.querySelectorAll('details.listing').forEach(d => d.open = false);"
+                " if (innerWidth < 72 * 16) document.querySelector('#TOC details').open = false;"
                 " window.scrollTo(0, 0);")
 
 
@@ -800,3 +828,272 @@ def test_no_horizontal_overflow_with_details_open(browser):
         assert metrics["scroll"] <= metrics["inner"], browser.run(OVERFLOW_CULPRITS, 375)
     finally:
         browser.run("document.querySelectorAll('details.listing').forEach(d => d.open = false);")
+
+
+# ---------------------------------------------------------------------------
+# Reading comfort: tables and figures fit, plot text is legible, the contents
+# follow the reader, every text colour has AA contrast (issue 33)
+
+COLUMN_FIT = """
+const found = [];
+document.querySelectorAll('main .table-wrap, main .figure-body').forEach(box => {
+  const inner = box.classList.contains('table-wrap') ? box.querySelector('table') : box.querySelector('img');
+  if (!inner) return;
+  const overflow = Math.max(box.scrollWidth - box.clientWidth, inner.getBoundingClientRect().width - box.clientWidth);
+  if (overflow > 1)
+    found.push((box.previousElementSibling ? box.previousElementSibling.textContent : '').trim().slice(-60) +
+               ' [' + box.className + ' ' + Math.round(overflow) + ' px too wide]');
+});
+return found;
+"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_tables_and_figures_fit_the_column_on_a_desktop(browser, scheme):
+    """At 1280 px no table and no figure is wider than the column: nothing to
+    scroll sideways, nothing cut (columns size to their content, page.lua)."""
+    browser, _, _ = browser
+    browser.view(1280, 900, dark=scheme == "dark")
+    assert browser.run(COLUMN_FIT) == []
+
+
+def test_tables_show_numbers_on_a_phones_first_screen(browser):
+    """At 375 px a table may scroll sideways, but its first body row shows a
+    number (a right-aligned cell) before any scrolling."""
+    browser, _, _ = browser
+    browser.view(375, 812)
+    hidden = browser.run("""
+        const found = [];
+        document.querySelectorAll('main .table-wrap').forEach(wrap => {
+          wrap.scrollLeft = 0;
+          const body = wrap.querySelector('tbody');
+          if (!body || !body.rows.length) return;
+          const numbers = Array.from(body.rows[0].cells).filter(c => c.style.textAlign === 'right');
+          if (!numbers.length) return;
+          const box = wrap.getBoundingClientRect();
+          if (!numbers.some(c => c.getBoundingClientRect().right <= box.right + 0.5))
+            found.push(wrap.querySelector('tr').textContent.trim().replace(/\\s+/g, ' ').slice(0, 80));
+        });
+        return found;""")
+    assert hidden == [], "tables whose first screen on a phone shows no number"
+
+
+def matplotlib_figures(browser):
+    """[(index among figure images, alt, smallest font size in the SVG's user units,
+    viewBox width)] of the figures drawn by matplotlib (docs/bench/plot.py, steps.py)."""
+    import base64
+    import urllib.parse
+    sources = browser.run("return Array.from(document.querySelectorAll('figure img')).map(i => [i.src, i.alt]);")
+    found = []
+    for index, (src, alt) in enumerate(sources):
+        header, _, data = src.partition(",")
+        if "svg" not in header:
+            continue
+        text = base64.b64decode(data).decode("utf-8") if ";base64" in header else urllib.parse.unquote(data)
+        if "Matplotlib" not in text:
+            continue
+        sizes = [float(size) for size in re.findall(r"font-size:\s*([0-9.]+)px", text)]
+        sizes += [float(size) for size in re.findall(r"font:\s*(?:[a-z]+\s+)*([0-9.]+)px", text)]
+        view_box = re.search(r'viewBox="[-0-9.]+ [-0-9.]+ ([0-9.]+) ', text)
+        found.append((index, alt, min(sizes), float(view_box.group(1)), text))
+    return found
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width,height", VIEWS, ids=["375px", "1280px"])
+def test_plot_text_is_at_least_10px(browser, width, height, scheme):
+    """The benchmark plots are drawn for the column: their smallest text, at
+    the size the page shows them, is 10 CSS px or more (at 1x)."""
+    browser, _, _ = browser
+    browser.view(width, height, dark=scheme == "dark")
+    plots = matplotlib_figures(browser)
+    assert len(plots) >= 2, "the Results and steps plots are not on the page"
+    widths = browser.run("return Array.from(document.querySelectorAll('figure img'))"
+                         ".map(i => i.getBoundingClientRect().width);")
+    small = ["%s: %.1f px" % (alt[:50], size * widths[index] / view_width)
+             for index, alt, size, view_width, _ in plots if size * widths[index] / view_width < 10]
+    assert small == []
+
+
+def test_plots_follow_the_colour_scheme(browser):
+    """A plot's text is dark on a light page and light on a dark one: the SVG
+    carries its own prefers-color-scheme rule (plot.py's themed())."""
+    browser, url, _ = browser
+    plots = matplotlib_figures(browser)
+    assert plots, "no plots on the page"
+    driver = browser.driver
+    page_window = driver.current_window_handle
+    driver.switch_to.new_window("tab")
+    try:
+        for _, alt, _, _, text in plots:
+            assert "prefers-color-scheme: dark" in text, "%s has no dark variant" % alt[:50]
+            ink = {}
+            for scheme in ("light", "dark"):
+                browser.view(600, 400, dark=scheme == "dark")
+                driver.get("data:image/svg+xml;charset=utf-8," + urllib_quote(text))
+                ink[scheme] = browser.run("return getComputedStyle(document.querySelector('text')).fill;")
+            assert ink["light"] == "rgb(0, 0, 0)", "%s: light text is %s" % (alt[:50], ink["light"])
+            assert ink["dark"] not in ("rgb(0, 0, 0)", ""), "%s: dark text is %s" % (alt[:50], ink["dark"])
+    finally:
+        driver.close()
+        driver.switch_to.window(page_window)
+
+
+def urllib_quote(text):
+    import urllib.parse
+    return urllib.parse.quote(text, safe="")
+
+
+def current_entry(browser, heading_id):
+    """Scroll so the heading is at the top; (href of the marked contents entry, whether
+    that entry lies inside the sidebar's visible box), once the mark has settled."""
+    browser.run("document.getElementById(arguments[0]).scrollIntoView(); window.scrollBy(0, 2);", heading_id)
+    marked = None
+    for _ in range(20):
+        time.sleep(0.1)
+        marked = browser.run("""
+            const link = document.querySelector('#TOC a[aria-current]');
+            if (!link) return null;
+            const box = document.getElementById('TOC').getBoundingClientRect(), entry = link.getBoundingClientRect();
+            return [link.getAttribute('href'), entry.top >= box.top && entry.bottom <= box.bottom];""")
+        if marked and marked[0] == "#" + heading_id:
+            break
+    return marked
+
+
+def test_contents_mark_the_section_being_read(browser):
+    """On a desktop the sidebar marks the section at the top of the window, the
+    mark moves as one scrolls, it stays in view, and only the current
+    chapter's subsections are unfolded."""
+    browser, _, _ = browser
+    browser.view(1280, 900)
+    chapters = browser.run("""
+        return Array.from(document.querySelectorAll('#TOC > details > ul > li'))
+          .filter(li => li.querySelector('ul'))
+          .map(li => [li.querySelector('a').getAttribute('href').slice(1),
+                      li.querySelector('ul a').getAttribute('href').slice(1)]);""")
+    assert len(chapters) >= 2, "fewer than two chapters with sections"
+    for chapter, (_, section) in ((chapters[-1][0], chapters[-1]), (chapters[0][0], chapters[0])):
+        marked = current_entry(browser, section)
+        assert marked is not None and marked[0] == "#" + section, \
+            "after scrolling to #%s the contents mark %r" % (section, marked)
+        assert marked[1], "the marked entry #%s is outside the sidebar's view" % section
+        unfolded = browser.run("""
+            return Array.from(document.querySelectorAll('#TOC li > ul'))
+              .filter(ul => getComputedStyle(ul).display !== 'none')
+              .map(ul => ul.parentElement.querySelector('a').getAttribute('href').slice(1));""")
+        assert unfolded == [chapter], "unfolded chapters %r while reading #%s" % (unfolded, section)
+    height = browser.run("return document.getElementById('TOC').scrollHeight;")
+    assert height < 2 * 900, "the folded sidebar is %d px tall" % height
+
+
+def test_contents_start_closed_on_a_phone(browser):
+    """Loaded on a phone, the contents are one closed line above the text."""
+    browser, url, _ = browser
+    browser.view(375, 812)
+    try:
+        browser.driver.get(url)
+        assert browser.run("return document.querySelector('#TOC details').open;") is False
+        height = browser.run("return document.getElementById('TOC').getBoundingClientRect().height;")
+        assert height < 100, "the closed contents are %d px tall" % height
+    finally:
+        browser.view(1280, 900)
+        browser.driver.get(url)
+
+
+def test_contents_work_without_the_script(parsed, page):
+    """Without scripts the contents are all there and open: the folding rules
+    apply only to #TOC.folding, a class the script adds."""
+    text = page.read_text(encoding="utf-8")
+    nav = text[text.index('<nav id="TOC"'):text.index("</nav>")]
+    assert "<details open>" in nav
+    assert "folding" not in nav
+    styles = "\n".join(parsed.styles)
+    for rule in re.findall(r"([^{}]*)\{\s*display:\s*none", styles):
+        hides_entries = "#TOC" in rule and re.search(r"\b(ul|li|a)\b", rule)
+        assert not hides_entries or ".folding" in rule, "a rule hides entries of the contents: %s" % rule.strip()
+
+
+CONTRAST = """
+function rgba(text) {
+  const m = text.match(/rgba?\\(([^)]+)\\)/);
+  if (!m) return null;
+  const parts = m[1].split(',').map(Number);
+  return [parts[0], parts[1], parts[2], parts.length > 3 ? parts[3] : 1];
+}
+function background(element) {
+  for (let e = element; e; e = e.parentElement) {
+    const colour = rgba(getComputedStyle(e).backgroundColor);
+    if (colour && colour[3] > 0) return colour;
+  }
+  return rgba(getComputedStyle(document.documentElement).backgroundColor) || [255, 255, 255, 1];
+}
+function luminance(c) {
+  const channel = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+  return 0.2126 * channel(c[0]) + 0.7152 * channel(c[1]) + 0.0722 * channel(c[2]);
+}
+const seen = new Map();
+const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+  if (!node.textContent.trim()) continue;
+  const element = node.parentElement;
+  if (!element || element.closest('script, style, svg, [aria-hidden="true"]')) continue;
+  if (!element.getClientRects().length) continue;         // not rendered (a closed <details>)
+  const style = getComputedStyle(element);
+  if (style.visibility === 'hidden') continue;
+  const colour = rgba(style.color), back = background(element);
+  const over = [0, 1, 2].map(i => colour[i] * colour[3] + back[i] * (1 - colour[3]));
+  const l1 = luminance(over), l2 = luminance(back);
+  const ratio = (Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05);
+  const key = style.color + ' on ' + back.join(',');
+  if (!seen.has(key) || seen.get(key).ratio > ratio)
+    seen.set(key, {ratio: ratio, example: element.tagName.toLowerCase() + '.' + element.className + ': ' +
+                   node.textContent.trim().slice(0, 30)});
+}
+return Array.from(seen.entries()).map(([key, v]) => [key, v.ratio, v.example]);
+"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_text_contrast_is_at_least_4_5(browser, scheme):
+    """Every piece of text on the page (prose, code and its highlighting, the
+    line labels, the contents, captions, tables) has a contrast of 4.5:1 or
+    more against what it is drawn on (WCAG 2 AA), with every folded block open."""
+    browser, _, _ = browser
+    browser.view(1280, 900, dark=scheme == "dark")
+    browser.run("document.querySelectorAll('details').forEach(d => d.open = true);")
+    try:
+        pairs = browser.run(CONTRAST)
+    finally:
+        browser.run("document.querySelectorAll('details.listing').forEach(d => d.open = false);")
+    assert len(pairs) > 10, "too few colour pairs found: %r" % pairs
+    low = ["%s: %.2f:1 (%s)" % (key, ratio, example) for key, ratio, example in pairs if ratio < 4.5]
+    assert low == []
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_code_fits_the_column_on_a_desktop(browser, scheme):
+    """At 1280 px no code block scrolls sideways, folded ones opened: a long
+    line wraps under itself (docs/code_lines.py gives each line its indentation)."""
+    browser, _, _ = browser
+    browser.view(1280, 900, dark=scheme == "dark")
+    browser.run("document.querySelectorAll('details').forEach(d => d.open = true);")
+    try:
+        wide = browser.run("""
+            return Array.from(document.querySelectorAll('main pre'))
+              .filter(pre => pre.getClientRects().length && pre.scrollWidth > pre.clientWidth + 1)
+              .map(pre => pre.textContent.split('\\n').sort((a, b) => b.length - a.length)[0].slice(0, 80));""")
+    finally:
+        browser.run("document.querySelectorAll('details.listing').forEach(d => d.open = false);")
+    assert wide == [], "code blocks that scroll sideways at 1280 px"
+
+
+def test_wrapped_code_lines_keep_their_indentation(page):
+    """Every indented code line carries its indentation (--i) and no hidden
+    per-line link is left (docs/code_lines.py ran)."""
+    text = page.read_text(encoding="utf-8")
+    assert 'aria-hidden="true" tabindex="-1"></a>' not in text, "pandoc's per-line links are still there"
+    lines = re.findall(r'<span id="cb\d+-\d+"( style="--i:(\d+)")?>((?:<span class="[a-z]+">)*)( *)', text)
+    assert len(lines) > 100, "too few code lines found"
+    for _, indent, _, spaces in lines:
+        assert int(indent or 0) == len(spaces), "a line indented %d spaces says --i:%s" % (len(spaces), indent)

@@ -12,7 +12,7 @@ prints a JSON list, one object per tangled block, in document order:
 
 The Nth cuda block of the document gets the Nth entry, recorded as the
 attributes data-cu-lines="L1-L2" and data-md-lines="N-N2" (listings.lua turns
-them into the visible label "out/gemm.cu lines L1–L2").
+them into the visible label "gemm.md N–N2 → out/gemm.cu L1–L2").
 
 The build stops with an error when pandoc and tangle.py disagree: a different
 number of cuda blocks, or a block whose line count differs from its entry.

@@ -10,7 +10,7 @@ listings.lua -- how code blocks are presented (runs after cu-lines.lua).
    becomes
 
        <details class="listing" data-cu-lines="L1-L2" data-md-lines="N-N2">
-         <summary>Printing matrices <span class="cu-lines">out/gemm.cu lines L1–L2</span></summary>
+         <summary>Printing matrices <span class="cu-lines">gemm.md N–N2 → out/gemm.cu L1–L2</span></summary>
          <div class="sourceCode">...</div>
        </details>
 
@@ -21,7 +21,7 @@ listings.lua -- how code blocks are presented (runs after cu-lines.lua).
    label above it:
 
        <div class="listing" data-cu-lines="L1-L2" data-md-lines="N-N2">
-         <div class="cu-lines">out/gemm.cu lines L1–L2</div>
+         <div class="cu-lines">gemm.md N–N2 → out/gemm.cu L1–L2</div>
          <div class="sourceCode">...</div>
        </div>
 ]]
@@ -30,12 +30,15 @@ local function escape_html(text)
   return (text:gsub("&", "&amp;"):gsub("<", "&lt;"):gsub(">", "&gt;"):gsub('"', "&quot;"))
 end
 
--- "12-30" -> "out/gemm.cu lines 12–30" (en dash), or nil.
+-- data-md-lines="700-712", data-cu-lines="12-30" -> "gemm.md 700–712 → out/gemm.cu 12–30"
+-- (en dashes): the lines a compiler message names, and where they land. Or nil.
 local function label_text(block)
   local range = block.attributes["data-cu-lines"]
-  if range == nil then return nil end
+  local md_range = block.attributes["data-md-lines"]
+  if range == nil or md_range == nil then return nil end
   local first, last = range:match("^(%d+)-(%d+)$")
-  return "out/gemm.cu lines " .. first .. "–" .. last, range
+  local md_first, md_last = md_range:match("^(%d+)-(%d+)$")
+  return "gemm.md " .. md_first .. "–" .. md_last .. " → out/gemm.cu " .. first .. "–" .. last, range
 end
 
 -- Markdown inline text -> HTML, without the surrounding <p>.

@@ -2,7 +2,10 @@
 page.lua -- small layout fixes for the woven page.
 
 * Tables are wrapped in <div class="table-wrap"> so a wide table scrolls
-  inside its own box instead of widening the page on a phone.
+  inside its own box instead of widening the page on a phone, and lose the
+  relative column widths pandoc gives a table with long rows (a <colgroup>
+  of percentages, fixed whatever the cells hold): the browser sizes each
+  column to its content, so a text column wraps and a number column does not.
 * Figures (an image alone in a paragraph, with a caption) keep pandoc's
   <figure> markup, but the image sits in <div class="figure-body"> so that a
   detailed figure can keep a minimum width and scroll on narrow screens while
@@ -17,6 +20,9 @@ page.lua -- small layout fixes for the woven page.
 ]]
 
 function Table(table)
+  for i, spec in ipairs(table.colspecs) do
+    table.colspecs[i] = {spec[1], nil}      -- keep the alignment, drop the width
+  end
   return pandoc.Div({table}, pandoc.Attr("", {"table-wrap"}))
 end
 
