@@ -1421,7 +1421,7 @@ static Verdict compare_results(const accum_t *c_out, const exact_t *expected, co
     return verdict;
 }
 /* ==== The harness ==== */
-#line 2435 "gemm.md"
+#line 2436 "gemm.md"
 enum { KERNEL_FAST, KERNEL_NAIVE, KERNEL_STEP1 };   /* then step2 .. step7 (step7 is fast), hopper, hopper1 .. 6 */
 enum { VERIFY_AUTO, VERIFY_CPU, VERIFY_GPU, VERIFY_OFF };
 enum { FORMAT_TEXT, FORMAT_KV, FORMAT_CSV };
@@ -1440,8 +1440,9 @@ typedef struct {
     int cublas, print, peak, self_test, help;
     const char *dump_prefix;
     int shared_limit;   /* bytes of shared memory per block to pretend the GPU has; 0: what it has */
+    const char *shapes;   /* --shapes=FILE: one M N K a line, a run each */
 } Options;
-#line 2462 "gemm.md"
+#line 2464 "gemm.md"
 static int parse_integer(const char *text, long long low, long long high, long long *value)
 {
     char *end;
@@ -1553,6 +1554,7 @@ static int parse_flag(int option, const char *value, const char *word, Options *
     case 'c': options->cublas = 1; break;
     case 'p': options->print = 1; break;
     case 'd': options->dump_prefix = value; break;
+    case 'S': options->shapes = value; break;
     case 'L':
         options->shared_limit = parse_shared_limit(value);
         if (options->shared_limit < 0) {
@@ -1612,9 +1614,10 @@ static int parse_options(int argc, char **argv, Options *options, char *error, s
         {"print", no_argument, NULL, 'p'},          {"format", required_argument, NULL, 'f'},
         {"dump", required_argument, NULL, 'd'},     {"peak", no_argument, NULL, 'P'},
         {"self-test", no_argument, NULL, 'T'},      {"help", no_argument, NULL, 'h'},
-        {"shared-limit", required_argument, NULL, 'L'}, {NULL, 0, NULL, 0}};
+        {"shared-limit", required_argument, NULL, 'L'}, {"shapes", required_argument, NULL, 'S'},
+        {NULL, 0, NULL, 0}};
     Options defaults = {4096, 4096, 4096, KERNEL_FAST, VERIFY_AUTO, FORMAT_TEXT, 10, 2,
-                        1.0, 0.0, 1, 0, 0, 0, 0, 0, NULL, 0};
+                        1.0, 0.0, 1, 0, 0, 0, 0, 0, NULL, 0, NULL};
     int option;
 
     *options = defaults;
@@ -1624,6 +1627,11 @@ static int parse_options(int argc, char **argv, Options *options, char *error, s
         int status = parse_flag(option, optarg, argv[optind - 1], options, error, error_size);
         if (status != 0)
             return status < 0 ? -1 : 0;
+    }
+    if (options->shapes && (argc > optind || options->dump_prefix || options->print || options->peak)) {
+        snprintf(error, error_size, "--shapes takes its sizes from the file: no M N K, --dump, --print "
+                 "or --peak with it");
+        return -1;
     }
     return parse_sizes(argc - optind, argv + optind, options, error, error_size);
 }
@@ -1646,6 +1654,8 @@ static void print_usage(FILE *out)
             "  -d, --dump=PREFIX                write PREFIX_{A,B,C_in,C_out}.npy\n"
             "      --shared-limit=BYTES         choose d_gemm's tiles as for a GPU with this much shared\n"
             "                                   memory per block (99K: an RTX 4090, 64K: a T4)\n"
+            "      --shapes=FILE                a run for each line M N K of FILE, a report each;\n"
+            "                                   exit status the worst\n"
             "      --peak                       measure the WMMA ceiling\n"
             "      --self-test                  test the host code (no GPU needed)\n"
             "  -h, --help                       this text\n"
@@ -1653,7 +1663,7 @@ static void print_usage(FILE *out)
             "             4 out of memory, 5 CUDA or cuBLAS error, 6 file error\n",
             TYPE_NAME, SHAPE_NAME, TRANSPOSE_A, TRANSPOSE_B, MAX_PRINT_DIMENSION);
 }
-#line 2691 "gemm.md"
+#line 2702 "gemm.md"
 static uint64_t next_random(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
@@ -1688,7 +1698,7 @@ static void fill_accum(accum_t *x, size_t count, uint64_t seed, uint64_t stream)
     for (size_t e = 0; e < count; e++)
         x[e] = ACCUM_FROM_FLOAT(IS_INTEGER ? (float)random_int(&state, -128, 127) : (float)random_uniform(&state));
 }
-#line 2742 "gemm.md"
+#line 2753 "gemm.md"
 /* Every step of d_gemm for each tile configuration of this type pair; NULL past the last configuration, and
    for the steps before the last in a build without them (WITH_STEPS 0). */
 #define STEP_BUILT(step) (WITH_STEPS || (step) == LAST_STEP)
@@ -1717,6 +1727,7 @@ typedef struct {
     int ptx_version;     /* of d_gemm as it runs here: 90 and up copy engine, 80 and up cp.async, else loads */
     int copy_engine;     /* ptx_version >= 90: slabs by the copy engine, clusters */
     int shared_budget;   /* shared memory per block d_gemm may have: the GPU's, or less with --shared-limit */
+    char budget_from[96];   /* what set it, for messages: the GPU's name or "--shared-limit=99K" */
     int tile;            /* the row of the tile table that fits it */
     int step;            /* the step of d_gemm to run: LAST_STEP unless --kernel=stepN */
 } Gpu;
@@ -1754,8 +1765,13 @@ static void select_gpu(Gpu *gpu, const Options *options)
             MIN_CC / 10, MIN_CC % 10, gpu->properties.name, gpu->properties.major, gpu->properties.minor);
     CHECK_CUDA(cudaSetDevice(0));
     gpu->shared_budget = (int)gpu->properties.sharedMemPerBlockOptin;
-    if (options->shared_limit > 0 && options->shared_limit < gpu->shared_budget)
+    snprintf(gpu->budget_from, sizeof gpu->budget_from, "%s", gpu->properties.name);
+    if (options->shared_limit > 0 && options->shared_limit < gpu->shared_budget) {
         gpu->shared_budget = options->shared_limit;
+        bool kib = options->shared_limit % 1024 == 0;
+        snprintf(gpu->budget_from, sizeof gpu->budget_from, "--shared-limit=%d%s",
+                 kib ? options->shared_limit / 1024 : options->shared_limit, kib ? "K" : "");
+    }
     if (hopper_step(options->kernel))
         check_hopper(gpu, options->kernel);   /* the last part: compute capability 9.0, an sm_90a build, the shared memory */
     cudaFuncAttributes attributes;   /* every d_gemm of a binary is compiled for the same architecture */
@@ -1767,7 +1783,7 @@ static void select_gpu(Gpu *gpu, const Options *options)
     if (gpu->tile < 0) {
         if (kernel_step(options->kernel) && !options->peak)
             die(EXIT_NO_GPU, "d_gemm needs at least %d bytes of shared memory per block for %s; %s allows %d",
-                tile_geometry(TILES - 1).shared_bytes, TYPE_NAME, gpu->properties.name, gpu->shared_budget);
+                tile_geometry(TILES - 1).shared_bytes, TYPE_NAME, gpu->budget_from, gpu->shared_budget);
         gpu->tile = TILES - 1;   /* the naive kernel and the ceiling do not use it */
     }
     const void *kernel = GEMM_KERNELS[gpu->step - 1][gpu->tile];
@@ -1775,7 +1791,7 @@ static void select_gpu(Gpu *gpu, const Options *options)
     if (shared_bytes <= (int)gpu->properties.sharedMemPerBlockOptin)
         CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
 }
-#line 2839 "gemm.md"
+#line 2856 "gemm.md"
 static void *allocate(size_t bytes, const char *what)
 {
     void *memory = malloc(bytes > 0 ? bytes : 1);
@@ -1792,7 +1808,7 @@ static void check_device_memory(double bytes_needed)
         die(EXIT_NO_MEMORY, "this run needs %.2f GiB of device memory; %.2f GiB of %.2f GiB are free",
             bytes_needed / 0x1p30, free_bytes / 0x1p30, total_bytes / 0x1p30);
 }
-#line 2866 "gemm.md"
+#line 2883 "gemm.md"
 typedef struct {
     double median_ms, min_ms;
 } Timing;
@@ -1834,7 +1850,7 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
     free(times);
     return timing;
 }
-#line 2923 "gemm.md"
+#line 2940 "gemm.md"
 typedef struct {
     Shape shape;
     int kernel;
@@ -1862,7 +1878,7 @@ static int hopper_kind(int kernel, int m, int n, int sms);   /* the step, or F16
 static TileGeometry hopper_geometry(int step);
 static void setup_hopper(Run *run);
 static void launch_hopper(const Run *run);
-#line 2956 "gemm.md"
+#line 2973 "gemm.md"
 /* A tiled operand stored as rows x ld, viewed as panels: (element of the row, row, panel), panels `panel`
    elements apart. A box is box_panels panels of box_rows rows, each row ld_shared long: past the panel it
    reads the row's next elements into the padding, up to OVER_READ bytes past the operand's end. */
@@ -1903,7 +1919,7 @@ static void make_tensor_maps(Run *run)
                     TILE_TRANSPOSE_B ? shape->k_padded : shape->n_padded, tile.b.panel, tile.b.ld, tile.b.rows,
                     tile.b.panels, CU_TENSOR_MAP_SWIZZLE_NONE);
 }
-#line 3003 "gemm.md"
+#line 3020 "gemm.md"
 /* d_gemm's operands as it reads them: int8 operands stored the other way transposed, tf32 operands rounded. */
 static void prepare_operands(const Run *run)
 {
@@ -1952,7 +1968,7 @@ static void launch_gemm(const void *context)
     }
     CHECK_LAUNCH();
 }
-#line 3065 "gemm.md"
+#line 3082 "gemm.md"
 typedef struct {
     int available;                  /* cuBLAS has no unsigned int8 GEMM */
     cudaDataType input, output;     /* of A and B, of C */
@@ -1971,7 +1987,7 @@ static const CublasTypes CUBLAS_TYPES[] = {
     {1,           CUDA_R_64F,  CUDA_R_64F, CUBLAS_COMPUTE_64F},            /* F64_IN_OUT */
 };
 #define HAS_CUBLAS (CUBLAS_TYPES[TYPE_PAIR].available)
-#line 3086 "gemm.md"
+#line 3103 "gemm.md"
 typedef struct {
     Run run;
     cublasHandle_t handle;
@@ -1991,7 +2007,7 @@ static void launch_cublas(const void *context)
                                   cublas->run.c, types.output, shape->n_padded, types.compute,
                                   CUBLAS_GEMM_DEFAULT);
 }
-#line 3118 "gemm.md"
+#line 3135 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -2018,7 +2034,7 @@ static void write_npy(const char *prefix, const char *name, const char *descr, c
         die(EXIT_IO_ERROR, "cannot write %s: %s", path, strerror(saved));
     }
 }
-#line 3151 "gemm.md"
+#line 3168 "gemm.md"
 typedef struct {
     const char *input, *accum;   /* NumPy's type strings for A and B, and for C */
     int widen;                   /* 1: NumPy has no such type; A and B are widened, exactly, to float32 */
@@ -2054,7 +2070,7 @@ static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, 
         free(widened);
     }
 }
-#line 3195 "gemm.md"
+#line 3212 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -2149,7 +2165,7 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 3297 "gemm.md"
+#line 3314 "gemm.md"
 typedef struct {
     Shape shape;
     int verify;                                          /* VERIFY_CPU, VERIFY_GPU or VERIFY_OFF */
@@ -2171,7 +2187,7 @@ static double milliseconds_since(double start)
 {
     return (seconds_now() - start) * 1e3;
 }
-#line 3324 "gemm.md"
+#line 3341 "gemm.md"
 static Shape gemm_shape(int m, int n, int k, int tile_index, int hopper)   /* hopper: Run's */
 {
     if (hopper)
@@ -2204,7 +2220,7 @@ static void plan_memory(Gemm *gemm, const Options *options, const Gpu *gpu)
                         gemm->bytes_c_padded * (gemm->use_cublas ? 2.0 : 1.0) +
                         (gemm->verify == VERIFY_GPU ? (double)gemm->count_c * (sizeof(exact_t) + sizeof(double)) : 0.0));
 }
-#line 3362 "gemm.md"
+#line 3379 "gemm.md"
 static void make_inputs(Gemm *gemm, const Options *options)
 {
     gemm->a = (input_t *)allocate(gemm->count_a * sizeof(input_t), "A");
@@ -2219,7 +2235,7 @@ static void make_inputs(Gemm *gemm, const Options *options)
         write_npy(options->dump_prefix, "C_in", NPY_ACCUM, gemm->c_in, gemm->shape.m, gemm->shape.n, sizeof(accum_t));
     }
 }
-#line 3382 "gemm.md"
+#line 3399 "gemm.md"
 static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2264,7 +2280,7 @@ static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
     CHECK_CUDA(cudaMemcpy(run->c, gemm->c_padded, gemm->bytes_c_padded, cudaMemcpyHostToDevice));
     gemm->h2d_ms = milliseconds_since(start);
 }
-#line 3433 "gemm.md"
+#line 3450 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -2297,7 +2313,7 @@ static void compute_reference(Gemm *gemm)
         reference_gpu(run, (exact_t)run->alpha, (exact_t)run->beta, gemm->expected, gemm->bound);
     gemm->reference_ms = milliseconds_since(start);
 }
-#line 3472 "gemm.md"
+#line 3489 "gemm.md"
 static void run_once_and_check(Gemm *gemm, const Options *options)
 {
     const Shape *shape = &gemm->shape;
@@ -2314,7 +2330,7 @@ static void run_once_and_check(Gemm *gemm, const Options *options)
     if (options->dump_prefix)
         write_npy(options->dump_prefix, "C_out", NPY_ACCUM, gemm->c_out, shape->m, shape->n, sizeof(accum_t));
 }
-#line 3495 "gemm.md"
+#line 3512 "gemm.md"
 static void time_kernels(Gemm *gemm, const Options *options)
 {
     const Shape *shape = &gemm->shape;
@@ -2336,7 +2352,7 @@ static void time_kernels(Gemm *gemm, const Options *options)
     CHECK_CUBLAS(cublasDestroy(cublas.handle));
     CHECK_CUDA(cudaFree(cublas.run.c));
 }
-#line 3522 "gemm.md"
+#line 3539 "gemm.md"
 #define RATE(timing, operations) ((operations) / ((timing).median_ms * 1e-3) / 1e12)
 
 /* The tile and the copy path of the kernel that ran. */
@@ -2391,7 +2407,7 @@ static void report_gemm(Report *report, const Gemm *gemm, const Options *options
     };
     report_fields(report, fields, sizeof fields / sizeof fields[0]);
 }
-#line 3583 "gemm.md"
+#line 3600 "gemm.md"
 static void print_text_report(const Report *report, const Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2443,7 +2459,7 @@ static void free_gemm(Gemm *gemm)
     for (size_t h = 0; h < sizeof host / sizeof host[0]; h++)
         free(host[h]);
 }
-#line 3639 "gemm.md"
+#line 3656 "gemm.md"
 static int run_gemm(const Options *options, const Gpu *gpu)
 {
     Gemm gemm;
@@ -2470,7 +2486,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     free_gemm(&gemm);
     return gemm.verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 3675 "gemm.md"
+#line 3692 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -2529,7 +2545,57 @@ static int run_peak(const Options *options, const Gpu *gpu)
     return 0;
 }
 /* ==== main ==== */
-#line 3743 "gemm.md"
+#line 3761 "gemm.md"
+#define MAX_SHAPES 4096
+
+/* --shapes=FILE: one "M N K" a line, blank lines and # comments skipped, each checked as the command
+   line's sizes are. The count, or -1 with the file, line and reason in `error`. */
+static int read_shapes(const char *path, const Options *options, int (*shapes)[3], char *error,
+                       size_t error_size)
+{
+    FILE *file = fopen(path, "r");
+    if (file == NULL)
+        die(EXIT_IO_ERROR, "cannot read --shapes file '%s': %s", path, strerror(errno));
+    char line[256], why[200] = "";
+    int count = 0;
+    for (int number = 1; fgets(line, sizeof line, file) != NULL; number++) {
+        char text[4][32], *sizes[3] = {text[0], text[1], text[2]};
+        int found = sscanf(line, "%31s %31s %31s %31s", text[0], text[1], text[2], text[3]);
+        Options one = *options;
+        if (strchr(line, '\n') == NULL && !feof(file))
+            snprintf(why, sizeof why, "a line longer than %d characters", (int)sizeof line - 2);
+        else if (found <= 0 || text[0][0] == '#')
+            continue;
+        else if (count == MAX_SHAPES)
+            snprintf(why, sizeof why, "more than %d shapes", MAX_SHAPES);
+        else if (parse_sizes(found, sizes, &one, why, sizeof why) == 0) {
+            shapes[count][0] = one.m, shapes[count][1] = one.n, shapes[count][2] = one.k;
+            count++;
+            continue;
+        }
+        snprintf(error, error_size, "--shapes=%s, line %d: %s", path, number, why);
+        fclose(file);
+        return -1;
+    }
+    fclose(file);
+    if (count == 0)
+        snprintf(error, error_size, "--shapes=%s holds no M N K line", path);
+    return count > 0 ? count : -1;
+}
+
+/* One run per shape, one report each; the exit status is the worst. */
+static int run_shapes(const Options *options, const Gpu *gpu, int (*shapes)[3], int count)
+{
+    int worst = 0;
+    for (int s = 0; s < count; s++) {
+        Options one = *options;
+        one.m = shapes[s][0], one.n = shapes[s][1], one.k = shapes[s][2];
+        int status = run_gemm(&one, gpu);
+        worst = status > worst ? status : worst;
+    }
+    return worst;
+}
+#line 3813 "gemm.md"
 static int self_test(void);   /* the appendix */
 
 int main(int argc, char **argv)
@@ -2544,12 +2610,18 @@ int main(int argc, char **argv)
     }
     if (options.self_test)
         return self_test();
+    static int shapes[MAX_SHAPES][3];
+    int count = options.shapes ? read_shapes(options.shapes, &options, shapes, error, sizeof error) : 0;
+    if (count < 0)
+        die(EXIT_USAGE, "%s", error);
     Gpu gpu;
     select_gpu(&gpu, &options);
-    return options.peak ? run_peak(&options, &gpu) : run_gemm(&options, &gpu);
+    if (options.peak)
+        return run_peak(&options, &gpu);
+    return options.shapes ? run_shapes(&options, &gpu, shapes, count) : run_gemm(&options, &gpu);
 }
 /* ==== Past WMMA: Hopper's warpgroup MMA ==== */
-#line 4019 "gemm.md"
+#line 4094 "gemm.md"
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define HOPPER_BUILT 1   /* this compilation is for sm_90a: wgmma and setmaxnreg exist */
 #else
@@ -2581,7 +2653,7 @@ __device__ static inline unsigned long long operand_descriptor(const void *start
            (unsigned long long)(leading >> 4 & 0x3FFF) << 16 |
            (unsigned long long)(stride >> 4 & 0x3FFF) << 32 | 1ull << 62;
 }
-#line 4089 "gemm.md"
+#line 4164 "gemm.md"
 enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper6 (hopper6 is --kernel=hopper's step) */
     HOPPER_ONE_CONSUMER = 1,   /* wgmma on swizzled slabs; a producer and one consumer warpgroup */
     HOPPER_TWO_CONSUMERS,      /* two consumers: twice the rows per slab of B */
@@ -2625,7 +2697,7 @@ __host__ __device__ constexpr HopperTile hopper_tile(int step = HOPPER_LAST)
     tile.shared_bytes = 1024 + tile.stages * (tile.a_bytes + tile.b_bytes) + 2 * tile.stages * 8;
     return tile;
 }
-#line 4138 "gemm.md"
+#line 4213 "gemm.md"
 __device__ static inline unsigned long long slab_descriptor(const unsigned char *slab, bool mn_major, int first,
                                                             int k_step)
 {
@@ -2636,7 +2708,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
     return operand_descriptor(slab + first * HOPPER_ROW + k_step * HOPPER_K * (int)sizeof(input_t), 16,
                               8 * HOPPER_ROW);
 }
-#line 4160 "gemm.md"
+#line 4235 "gemm.md"
 #define WGMMA_LOW "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
@@ -2695,7 +2767,7 @@ typedef double wgmma_acc_t;   /* f64: 16 rows x 64 columns of mma.sync results, 
 #define WGMMA_REGS 32
 #define WGMMA(d, a, b, scale) ((void)(a), (void)(b), (void)(scale))
 #endif
-#line 4228 "gemm.md"
+#line 4303 "gemm.md"
 #if HOPPER_BUILT
 #define HOPPER_ASM(text) asm volatile(text ::: "memory")
 #else
@@ -2722,7 +2794,7 @@ __device__ static inline void settle(float &r) { asm volatile("" : "+f"(r)::"mem
 __device__ static inline void settle(unsigned &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(int &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(double &r) { asm volatile("" : "+d"(r)::"memory"); }
-#line 4282 "gemm.md"
+#line 4357 "gemm.md"
 /* Requests the slab k_tile of an operand from row (along M or N) mn0 on, into `slab`. */
 __device__ static inline void copy_operand(void *slab, const CUtensorMap *map, bool mn_major, int mn0, int k_tile,
                                            unsigned long long *full, unsigned short mask)
@@ -2746,7 +2818,7 @@ __device__ static inline void hopper_position(int index, int rank, const Shape *
     *m0 = (row * tile.cluster + rank) * tile.block_m;
     *n0 = col * tile.block_n;
 }
-#line 4312 "gemm.md"
+#line 4387 "gemm.md"
 /* A cluster's work, one piece at a time: slabs k_begin .. k_end - 1 of tile number `tile`. A piece is a whole
    tile, except in step 6's launch for the last round ([The last round](#the-last-round)). */
 typedef struct {
@@ -2788,7 +2860,7 @@ __device__ static inline void produce(unsigned char *slabs, unsigned long long *
         }
     }
 }
-#line 4362 "gemm.md"
+#line 4437 "gemm.md"
 /* Accumulator sets per consumer thread: one per 64-row wgmma (f64: one per 16-row mma.sync of a warp's 32 rows). */
 #define HOPPER_SUBTILES(step) (HOPPER_WGMMA ? hopper_tile(step).block_m / hopper_tile(step).consumers / 64 : 2)
 #define HOPPER_RELEASERS (HOPPER_WGMMA ? 1 : 4)   /* arrivals per consumer on `empty`: one, or each warp's (f64) */
@@ -2836,7 +2908,7 @@ __device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][WG
         for (int r = 0; r < WGMMA_REGS; r++)
             settle(d[sub][r]);
 }
-#line 4415 "gemm.md"
+#line 4490 "gemm.md"
 #if HOPPER_WGMMA && !HOPPER_A_REGS
 template <int STEP>
 __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][WGMMA_REGS],
@@ -2854,7 +2926,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 4466 "gemm.md"
+#line 4541 "gemm.md"
 #if !HOPPER_WGMMA || HOPPER_A_REGS
 /* The byte offset of element (mn, k) in a swizzled slab, K-major or MN-major (The swizzled layout). */
 __device__ static inline int slab_offset(bool mn_major, int mn, int k)
@@ -2879,7 +2951,7 @@ __device__ static inline void load_four(const unsigned char *slab, int mn, int t
     }
 }
 #endif
-#line 4496 "gemm.md"
+#line 4571 "gemm.md"
 #if !HOPPER_WGMMA
 #define MMA_F64(d, i, a, b)                                                                                  \
     asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "                     \
@@ -2918,7 +2990,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     }
 }
 #endif
-#line 4564 "gemm.md"
+#line 4639 "gemm.md"
 #if HOPPER_A_REGS
 /* tf32's wgmma with A from this thread's four registers a[0..3] */
 #define WGMMA_A_REGS(d, a, b, scale)                                                                       \
@@ -2948,7 +3020,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 4608 "gemm.md"
+#line 4683 "gemm.md"
 typedef struct __align__(2 * sizeof(accum_t)) {
     accum_t value[2];
 } AccumPair;
@@ -3004,7 +3076,7 @@ __device__ static inline void store_hopper(const wgmma_acc_t (&d)[WGMMA_REGS], a
             *destination = result;
         }
 }
-#line 4682 "gemm.md"
+#line 4757 "gemm.md"
 template <int STEP, bool PIECES = false>
 __global__ void __launch_bounds__(hopper_tile(STEP).threads, 1)
 d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t beta,
@@ -3023,7 +3095,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
         }
     fence_barrier_init();
     cluster_sync();   /* both blocks' barriers are ready before either copies */
-#line 4708 "gemm.md"
+#line 4783 "gemm.md"
     int rank = cluster_rank(), warpgroup = threadIdx.x / 128;
     if (warpgroup == tile.consumers) {
         producer_registers();
@@ -3054,7 +3126,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
     cluster_sync();   /* the other block may still copy into us or arrive on our barriers */
 #endif
 }
-#line 4763 "gemm.md"
+#line 4838 "gemm.md"
 /* The H100 SXM's dense tensor rates, TFLOP/s (TOP/s), in TYPE_PAIR's order (NVIDIA H100 datasheet). */
 static const double HOPPER_RATED[] = {989, 989, 1979, 1979, 989, 494, 67};
 
@@ -3069,7 +3141,7 @@ static int hopper_whole_tiles(int step, int tiles, int clusters, int k_padded)
     bool split = tile.split && tiles > clusters && last > 0 && 2 * last <= clusters && seconds >= 50e-6;
     return split ? tiles - last : tiles;
 }
-#line 4784 "gemm.md"
+#line 4859 "gemm.md"
 /* Where the share of `cluster` begins among a last round's `slabs`, numbered tile after tile. */
 __host__ __device__ static inline long long share_begin(int cluster, int clusters, long long slabs)
 {
@@ -3129,7 +3201,7 @@ __device__ static inline bool next_piece(int n, const Shape *shape, const LastRo
     piece->tile += last->whole;
     return found;
 }
-#line 4850 "gemm.md"
+#line 4925 "gemm.md"
 #define GATHER_PARTS 16          /* blocks per block tile of the last round */
 #define HOPPER_MAX_CLUSTERS 128   /* the most clusters a split round is dealt to */
 
@@ -3158,7 +3230,7 @@ __global__ void __launch_bounds__(256) d_gather_pieces(accum_t *__restrict__ c, 
         *element = scale_accumulator(alpha, (accum_t)sum, beta, beta != 0 ? *element : ACCUM_ZERO);
     }
 }
-#line 4899 "gemm.md"
+#line 4973 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed. 32 x 8 threads per block, a 32 x 32 tile each (the last
    ones cut at the edges: f64's padded K is a multiple of 16). */
@@ -3193,11 +3265,19 @@ static bool hopper_prepares(int operand)   /* the problem's A or B, whichever ro
 {
     return (operand == 0) != HOPPER_SWAP ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 4942 "gemm.md"
+#line 5018 "gemm.md"
+#if IS_INTEGER
+#define HOPPER_WHOLE TRANSPOSE_COLS   /* int8 operands are transposed in tiles this wide along M or N */
+#else
+#define HOPPER_WHOLE 1
+#endif
+
 static Shape hopper_shape(int m, int n, int k, int step)
 {
     HopperTile tile = hopper_tile(step);
-    int rows = tile.block_m * tile.cluster, cols = tile.block_n;   /* the kernel's: along N and M when swapped */
+    /* the kernel's multiples, along N and M when swapped */
+    int rows = ROUND_UP(tile.block_m * tile.cluster, HOPPER_WHOLE);
+    int cols = ROUND_UP(tile.block_n, HOPPER_WHOLE);
     return make_shape(m, n, k, HOPPER_SWAP ? cols : rows, HOPPER_SWAP ? rows : cols, tile.block_k);
 }
 
@@ -3235,7 +3315,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, b, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 4991 "gemm.md"
+#line 5075 "gemm.md"
 static TileGeometry hopper_geometry(int step)
 {
     HopperTile hopper = hopper_tile(step);
@@ -3276,7 +3356,7 @@ static const void *hopper_pieces_kernel(int kind)
     return kind == HOPPER_SHORT ? (const void *)d_gemm_hopper<HOPPER_SHORT_BUILT, true>
                                 : (const void *)d_gemm_hopper<HOPPER_LAST, true>;
 }
-#line 5041 "gemm.md"
+#line 5125 "gemm.md"
 /* Which d_gemm_hopper a run launches: the step its --kernel names, except that --kernel=hopper for F16_IN_OUT
    takes HOPPER_SHORT's 128 x 256 tiles where the 256 x 256 ones would leave more of their last round of tiles
    idle than they gain. A 256-row tile is twice the work of a 128-row one, 3% faster per flop
@@ -3306,7 +3386,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
         HopperTile tile = hopper_tile(kind);
         if (tile.shared_bytes > gpu->shared_budget)
             die(EXIT_NO_GPU, "--kernel=%s needs %d bytes of shared memory per block; %s allows %d", name,
-                tile.shared_bytes, gpu->properties.name, gpu->shared_budget);
+                tile.shared_bytes, gpu->budget_from, gpu->shared_budget);
         CHECK_CUDA(cudaFuncSetAttribute(HOPPER_KERNELS[kind - 1], cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         tile.shared_bytes));
         if (tile.split)
@@ -3314,7 +3394,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
                                             tile.shared_bytes));
     }
 }
-#line 5086 "gemm.md"
+#line 5170 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. */
 static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
 {
@@ -3352,7 +3432,7 @@ static void setup_hopper(Run *run)
     if (run->whole_tiles < tiles)   /* step 6: two slots per cluster, one block tile per block each */
         CHECK_CUDA(cudaMalloc(&run->slots, (size_t)2 * fit * tile.cluster * tile.block_m * tile.block_n * sizeof(accum_t)));
 }
-#line 5131 "gemm.md"
+#line 5215 "gemm.md"
 
 static void launch_hopper(const Run *run)
 {
@@ -3384,7 +3464,7 @@ static void launch_hopper(const Run *run)
                                                       run->grid_clusters);
     CHECK_LAUNCH();
 }
-#line 5186 "gemm.md"
+#line 5270 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -3437,7 +3517,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 5244 "gemm.md"
+#line 5328 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -3474,7 +3554,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 5466 "gemm.md"
+#line 5550 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
@@ -3687,8 +3767,13 @@ static void test_inputs_and_shapes(void)
                      padded.n_padded % tile.block_n == 0 && padded.n_padded >= padded.n &&
                      padded.k_padded % tile.block_k == 0 && padded.k_padded >= 333 &&
                      padded.m + padded.n == 1777 && stored.m == 1000;
+        for (int m = 1; m <= 300; m += 299) {   /* int8: whole transposition tiles, at any M */
+            Shape small = hopper_shape(m, 7, 33, step);
+            hopper_ok &= small.m_padded % HOPPER_WHOLE == 0 && small.n_padded % HOPPER_WHOLE == 0;
+        }
     }
-    expect(hopper_ok, "shape: every step of d_gemm_hopper pads to whole cluster tiles and slabs");
+    expect(hopper_ok, "shape: every step of d_gemm_hopper pads to whole cluster tiles and slabs "
+                      "(int8: and whole transposition tiles)");
     int tall = TYPE_PAIR == PAIR_F16_IN_OUT;   /* 132 SMs, as an H100 */
     expect(hopper_kind(KERNEL_HOPPER, 8192, 8192, 132) == HOPPER_LAST &&
                hopper_kind(KERNEL_HOPPER, 4096, 4096, 132) == HOPPER_LAST &&

@@ -90,7 +90,7 @@ GOOD_COMMAND_LINES = [
 ]
 
 LONG_FLAGS = ["--kernel", "--verify", "--iterations", "--warmup", "--alpha", "--beta", "--seed",
-              "--cublas", "--print", "--format", "--dump", "--peak", "--self-test", "--help"]
+              "--cublas", "--print", "--format", "--dump", "--peak", "--self-test", "--help", "--shapes"]
 SHORT_FLAGS = ["-k", "-v", "-i", "-w", "-a", "-b", "-s", "-c", "-p", "-f", "-d", "-h"]
 FLAG_VALUES = ["fast", "naive", "auto", "cpu", "gpu", "off", "text", "kv", "csv"]
 SELF_TEST_TOPICS = [("padding", r"(?i)pad"), ("extraction", r"(?i)extract"),
@@ -220,6 +220,41 @@ class ProgramWithoutGpu(GemmTestCase):
         lines = (REPO / "gemm.md").read_text().splitlines()
         self.assertTrue(any("CHECK_LAUNCH();" in line for line in lines),
                         "gemm.md has no CHECK_LAUNCH() after a launch")
+
+    def shapes_file(self, folder, name, text):
+        path = os.path.join(folder, name)
+        with open(path, "w") as handle:
+            handle.write(text)
+        return path
+
+    def test_shapes_file_errors_name_the_file_and_line(self):
+        """--shapes=FILE is read and checked before the GPU: a bad line gets exit 2 and one line
+        naming the file and the line; a missing file exit 6; sizes or --dump beside it exit 2."""
+        with tempfile.TemporaryDirectory(prefix="gemm-shapes-") as folder:
+            cases = [
+                ("bad.txt", "# a comment\n1 2 3\n\n4 5 x\n", EXIT_USAGE, r"bad\.txt, line 4: size 'x'"),
+                ("two.txt", "7 11\n", EXIT_USAGE, r"two\.txt, line 1: .*got 2"),
+                ("four.txt", "7 11 63 65\n", EXIT_USAGE, r"four\.txt, line 1: .*got 4"),
+                ("zero.txt", "1 0 1\n", EXIT_USAGE, r"zero\.txt, line 1: size '0'"),
+                ("empty.txt", "# nothing\n\n", EXIT_USAGE, r"holds no M N K line"),
+                ("long.txt", "1 2 3" + " " * 300 + "\n", EXIT_USAGE, r"line 1: a line longer than"),
+            ]
+            for name, text, status, message in cases:
+                args = ["--shapes=" + self.shapes_file(folder, name, text)]
+                code, out, err = self.gemm(*args)
+                self.assertEqual(code, status, "%s: exit %s:\n%s" % (name, code, err))
+                self.assert_one_error_line(args, out, err)
+                self.assertRegex(err, message)
+            good = self.shapes_file(folder, "good.txt", "1 2 3\n300 7 33\n")
+            for args, status in ((["--shapes=" + os.path.join(folder, "missing.txt")], EXIT_IO),
+                                 (["--shapes=" + good, "16", "16", "16"], EXIT_USAGE),
+                                 (["--shapes=" + good, "--dump=" + os.path.join(folder, "x")], EXIT_USAGE)):
+                code, out, err = self.gemm(*args)
+                self.assertEqual(code, status, "%s: exit %s:\n%s" % (args, code, err))
+                self.assert_one_error_line(args, out, err)
+            if not gpu_present():   # a good file gets as far as the GPU check
+                code, out, err = self.gemm("--shapes=" + good)
+                self.assert_no_gpu_error(["--shapes=" + good], code, out, err)
 
     def test_help_lists_every_flag(self):
         code, out, err = self.gemm("--help")
