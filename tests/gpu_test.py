@@ -50,15 +50,27 @@ What it does, in one call that must stay under ten minutes:
      memcheck for each type pair (F16_IN_OUT: both), also at 4608 2048 12288 unverified (the split); a compute_80
      build must exit 3 with one line; on a GPU
      that is not 9.0 (nvidia-smi's compute_cap) every type pair must exit 3 instead;
-  9. prints a summary table and `gpu-test: N passed, N failed`; exits 1 on any
+  9. the matrix (issue 30): every --kernel a STEPS=1 build has (naive, fast, step1 .. step7, hopper,
+     hopper1 .. hopper6) x every type pair x the four layouts, each at MATRIX_SHAPES, where M, N and K
+     each take every one of MATRIX_VALUES (1, 2, 7, 11, 63, 65, 129, 300 and 513, one past two 256-row
+     tiles), with alpha and beta, verified on the GPU reference: one process per kernel and build runs
+     all the shapes (out/gemm --shapes=FILE, a kv line each); memcheck on one sample per kernel, the
+     type pairs and layouts taken in turn; on a GPU that is not 9.0 the hopper kernels must refuse;
+ 10. prints a summary table and `gpu-test: N passed, N failed`; exits 1 on any
      failure (a check that did not run counts as failed).  The full log and a
      CSV of every check go to --out (default out/gpu-test/).
+
+--list prints the plan instead, without a GPU, building or running nothing: one
+check a line, with its kernel, type pair, layout (TRANSPOSE_A=0 TRANSPOSE_B=1),
+size, alpha, beta and command, as on a 9.0 GPU (--list-cc to plan for another);
+tests/test_gpu_plan.py checks from it that every (kernel, type pair, layout)
+is in the matrix at every awkward size.
 
 A budget (--budget, seconds) stops starting new work so that the summary is
 always printed; --quick keeps the essential part.  Standard library only
 (NumPy for the .npy check, which is reported as failed when NumPy is absent).
 
-Usage: python3 tests/gpu_test.py [--quick] [--jobs N] [--out DIR] [--types T,T]
+Usage: python3 tests/gpu_test.py [--quick] [--jobs N] [--out DIR] [--types T,T] [--parts P,P] [--list]
 """
 
 import argparse
@@ -116,6 +128,15 @@ TIER_SIZES = ((127, 253, 61), (1000, 777, 333))
 PTX_ARCHS = {"compute_75": "loads", "compute_80": "cp.async", "compute_86": "cp.async", "compute_89": "cp.async"}
 SM80_TYPES = ("BF16_IN_F32_OUT", "TF32_IN_F32_OUT", "F64_IN_OUT")   # no WMMA for them before sm_80
 NPY_SIZE = (127, 253, 61)
+# The matrix: every kernel of a STEPS=1 build, in --help's order (tests/test_gpu_plan.py checks it against
+# out/gemm --help), at shapes where M, N and K each take every value: small, one off a fragment or a tile,
+# ragged, and one past two 256-row block tiles. Row i is (v[i], v[i+3], v[i+6]), then (v[i], v[i+6], v[i+3]).
+MATRIX_KERNELS = ("naive", "fast") + tuple("step%d" % n for n in range(1, 8)) + ("hopper",) \
+    + tuple("hopper%d" % n for n in range(1, 7))
+MATRIX_VALUES = (1, 2, 7, 11, 63, 65, 129, 300, 513)
+MATRIX_SHAPES = tuple((MATRIX_VALUES[i], MATRIX_VALUES[(i + a) % 9], MATRIX_VALUES[(i + b) % 9])
+                      for a, b in ((3, 6), (6, 3)) for i in range(9))
+MATRIX_SANITIZER_SHAPE = (65, 129, 7)
 OOM_SIZE = (400000, 400000, 64)   # C alone: 320 GB in half, 640 GB in float
 
 TIMEOUT_RUN = 90
@@ -291,12 +312,15 @@ class Tester:
         self.sanitizer = None
         self.builds = {}
         self.phase_seconds = {}
+        self.dry = getattr(args, "list", False)   # --list: plan only, nothing built or run
 
     # ---------------------------------------------------------------- utilities
     def elapsed(self):
         return time.monotonic() - self.start
 
     def say(self, text):
+        if self.dry:   # --list prints the plan alone
+            return
         with self.lock:
             print(text, flush=True)
             if self.log_file:
@@ -316,6 +340,8 @@ class Tester:
 
     def execute(self, argv, timeout, env=None, log=True, log_limit=6000):
         """Run argv (cwd = repo root) with a timeout capped by the budget."""
+        if self.dry:
+            return Outcome("skipped", "", "", 0.0, skipped="listed")
         if self.aborted.is_set():
             return Outcome("skipped", "", "", 0.0, skipped="aborted")
         now = time.monotonic()
@@ -417,6 +443,8 @@ class Tester:
 
     # ---------------------------------------------------------------- builds
     def build(self, config):
+        if self.dry:
+            return True
         record = self.add(Record("build", config, label="make %s" % config.name))
         directory = os.path.dirname(self.binary_path(config))
         os.makedirs(directory, exist_ok=True)
@@ -624,7 +652,8 @@ class Tester:
             limit = ["--shared-limit=%s" % budget] if budget else []
             if (config.type, budget) in NO_TILE:
                 self.expect_exit(config, "--shared-limit=%s: no tile fits" % budget, limit + ["64", "64", "64"], 3,
-                                 check=lambda o: [] if "d_gemm needs at least" in o.stderr else ["no size in message"])
+                                 check=lambda o, b=budget: [] if "d_gemm needs at least" in o.stderr and
+                                 "--shared-limit=%s allows" % b in o.stderr else ["no size or no --shared-limit"])
                 continue
             budget_bytes = int(budget[:-1]) * 1024 if budget else None
             for size in TIER_SIZES:
@@ -667,6 +696,11 @@ class Tester:
             return
         alpha, beta = alpha_beta(config.type)
         scaled = ["--alpha=%s" % alpha, "--beta=%s" % beta]
+        if config.ta == 0 and config.tb == 0:   # a forced budget refuses it, and says what forced it
+            self.expect_exit(config, "hopper: refused under --shared-limit=64K",
+                             ["--kernel=hopper", "--shared-limit=64K", "64", "64", "64"], 3,
+                             check=lambda o: [] if "--shared-limit=64K allows 65536" in o.stderr
+                             else ["message does not name --shared-limit=64K"])
         for size in HOPPER_SIZES:
             self.gemm_run(config, "hopper", size, scaled, "hopper %s a=%s b=%s" % ("x".join(map(str, size)), alpha, beta),
                           alpha=alpha, beta=beta, copy_path="copy-engine")
@@ -681,6 +715,62 @@ class Tester:
                               "hopper6 %s a=%s b=%s" % ("x".join(map(str, size)), alpha, beta), alpha=alpha, beta=beta,
                               copy_path="copy-engine", timeout=TIMEOUT_BIG if big else TIMEOUT_RUN,
                               split=size == HOPPER_SPLIT)
+
+    def matrix_shapes_file(self):
+        """The matrix's shapes, one M N K a line, for out/gemm --shapes."""
+        path = os.path.join(self.out, "matrix", "shapes.txt")
+        text = "# tests/gpu_test.py MATRIX_SHAPES\n" + "".join("%d %d %d\n" % shape for shape in MATRIX_SHAPES)
+        with self.lock:
+            if not self.dry and (not os.path.exists(path) or open(path).read() != text):
+                with open(path, "w") as handle:
+                    handle.write(text)
+        return path
+
+    def matrix_runs(self, config, kernel):
+        """One kernel of a STEPS=1 build at every shape of the matrix, in one process (--shapes): a record
+        per shape, from its kv line; a GPU that is not 9.0 must refuse the hopper kernels."""
+        if kernel.startswith("hopper") and self.cc != "9.0":
+            self.expect_exit(config, "matrix: %s refused on compute capability %s" % (kernel, self.cc or "?"),
+                             ["--kernel=%s" % kernel, "64", "64", "64"], 3,
+                             check=lambda o: [] if "9.0" in o.stderr else ["message does not name 9.0"])
+            return
+        alpha, beta = alpha_beta(config.type)
+        path = self.matrix_shapes_file()
+        argv = [self.binary_path(config), "--kernel=%s" % kernel, "--format=kv", "--iterations=1", "--warmup=0",
+                "--verify=gpu", "--alpha=%s" % alpha, "--beta=%s" % beta, "--shapes=%s" % path]
+        command = " ".join([config.binary] + argv[1:]).replace(self.root + os.sep, "")
+        records = [self.add(Record("run", config, label="matrix %s %s" % (kernel, "x".join(map(str, size))),
+                                   kernel=kernel, m=size[0], n=size[1], k=size[2], expect=0, command=command))
+                   for size in MATRIX_SHAPES]
+        if not self.build_ok(config):
+            for record in records:
+                record.detail = "not run: build failed"
+            return
+        outcome = self.execute(argv, TIMEOUT_BIG)
+        lines = [parse_kv(line) for line in outcome.stdout.splitlines() if line.strip()]
+        lines = [kv for kv in lines if kv]
+        for index, record in enumerate(records):
+            record.rc, record.seconds = outcome.rc, outcome.seconds / len(records)
+            if outcome.skipped:
+                record.status, record.detail = "skip", "not run: " + outcome.skipped
+                continue
+            if index >= len(lines):
+                record.detail = "no kv line (exit %s: %s)" % (outcome.rc, first_line(outcome.stderr))
+                continue
+            kv = lines[index]
+            problems = self.compare_kv(config, kernel, (record.m, record.n, record.k), kv, True, alpha, beta)
+            if kv.get("result") != "pass":
+                problems.append("result=%s, worst at (%s,%s)" % (kv.get("result"), kv.get("worst_i"),
+                                                                 kv.get("worst_j")))
+            record.max_err, record.bound = kv.get("max_err", ""), kv.get("bound", "")
+            error, bound = to_float(record.max_err), to_float(record.bound)
+            if error is not None and bound is not None:
+                record.ratio = error / bound if bound > 0 else (0.0 if error == 0 else float("inf"))
+            record.status = "pass" if not problems else "fail"
+            record.detail = "; ".join(problems)
+        if outcome.rc not in (0, 1) and not outcome.skipped:
+            records[-1].status = "fail"
+            records[-1].detail += "; exit %s: %s" % (outcome.rc, first_line(outcome.stderr))
 
     def peak_run(self, config):
         record = self.add(Record("run", config, label="--peak", kernel="peak", expect=0))
@@ -949,10 +1039,11 @@ class Tester:
                     transpositions = ((0, 0), (1, 1)) if arch == "compute_80" else ((0, 0),)
                     for ta, tb in transpositions:
                         configs.append(Config(type_pair, SHAPES[type_pair][0], ta, tb, arch))
-        if "steps" in self.args.parts:
+        if "steps" in self.args.parts or "matrix" in self.args.parts:
             for type_pair in types:
                 for ta, tb in TRANSPOSITIONS:
                     configs.append(Config(type_pair, SHAPES[type_pair][0], ta, tb, steps=True))
+        if "steps" in self.args.parts:
             if FAULT_TYPE in types:
                 for arch in ("compute_80", "compute_75"):
                     configs.append(Config(FAULT_TYPE, FAULT_MNK, 0, 0, arch, steps=True))
@@ -960,18 +1051,44 @@ class Tester:
 
     def run(self):
         args = self.args
-        for sub in ("build", "sanitizer", "npy"):
+        if self.dry:
+            self.gpu, self.cc = "the plan for a %s GPU" % args.list_cc, args.list_cc
+            self.sanitizer = None if args.skip_sanitizers else "compute-sanitizer"
+            return self.list_plan()
+        for sub in ("build", "sanitizer", "npy", "matrix"):
             os.makedirs(os.path.join(self.out, sub), exist_ok=True)
         self.log_file = open(os.path.join(self.out, "log.txt"), "w")
         self.gpu_info()
         self.sanitizer = None if args.skip_sanitizers else self.find_sanitizer()
+        return self.run_plan()
+
+    def list_plan(self):
+        """--list: the checks run_plan would make, one a line, nothing built or run."""
+        self.run_plan()
+        count = 0
+        for record in self.records:
+            if record.kind in ("build", "internal"):
+                continue
+            config = record.config
+            layout = "TYPE=%s TRANSPOSE_A=%d TRANSPOSE_B=%d" % (config.type, config.ta, config.tb) if config else "-"
+            alpha_beta_args = re.findall(r"--(?:alpha|beta)=\S+", record.command)
+            print("%s kernel=%s %s size=%s %s | %s | %s" % (
+                record.kind, record.kernel or "-", layout,
+                "x".join(str(v) for v in (record.m, record.n, record.k)) if record.m != "" else "-",
+                " ".join(alpha_beta_args) or "-", record.label, record.command.replace(self.root + os.sep, "")))
+            count += 1
+        print("gpu-test --list: %d checks" % count)
+        return 0
+
+    def run_plan(self):
+        args = self.args
         configs = self.plan()
         by_name = {c.name: c for c in configs}
         self.say("gpu-test: %s; %d configurations; budget %ds; jobs %d; sanitizer %s; out %s"
                  % (self.gpu, len(configs), args.budget, args.jobs,
                     "skipped" if args.skip_sanitizers else (self.sanitizer or "NOT FOUND"),
                     os.path.relpath(self.out, self.root)))
-        if not args.no_build and not self.tangle():
+        if not self.dry and not args.no_build and not self.tangle():
             self.say("gpu-test: cannot tangle gemm.md into out/gemm.cu")
             self.say("gpu-test: 0 passed, 1 failed")
             return 1
@@ -1024,6 +1141,13 @@ class Tester:
                                 if (ta, tb) == (0, 0):   # step 6's split last round and its gathering
                                     san_futures.append(san_pool.submit(self.sanitizer_run, config, "memcheck", kernel,
                                                                        "off", size=HOPPER_SPLIT))
+            if not args.skip_sanitizers and "matrix" in args.parts:
+                steps_builds = [c for c in configs if c.steps and not c.arch]
+                for index, kernel in enumerate(MATRIX_KERNELS):   # a sample of each kernel, in turn
+                    if steps_builds and (not kernel.startswith("hopper") or self.cc == "9.0"):
+                        config = steps_builds[(index * 5) % len(steps_builds)]
+                        san_futures.append(san_pool.submit(self.sanitizer_run, config, "memcheck", kernel, "gpu",
+                                                           size=MATRIX_SANITIZER_SHAPE))
             if not args.skip_sanitizers and main_part:
                 for type_pair in args.types:
                     main = default_of[type_pair]
@@ -1055,10 +1179,14 @@ class Tester:
                 lane.append(([ptx80], lambda c=ptx80: self.expect_exit(
                     c, "hopper: a compute_80 build has no sm_90a code", ["--kernel=hopper", "64", "64", "64"], 3,
                     check=lambda o: [] if "sm_90a" in o.stderr else ["message does not name sm_90a"])))
-            for config in configs:
+            for config in configs if "steps" in args.parts else ():
                 if config.steps:
                     budgets = BUDGETS if (config.ta == config.tb and not config.arch) else ()
                     lane.append(([config], lambda c=config, b=budgets: self.step_runs(c, b)))
+            for config in configs if "matrix" in args.parts else ():
+                if config.steps and not config.arch:
+                    for kernel in MATRIX_KERNELS:
+                        lane.append(([config], lambda c=config, k=kernel: self.matrix_runs(c, k)))
             for config in configs:
                 if config.arch and not config.steps:
                     lane.append(([config], lambda c=config: self.tier_runs(c, (None,) + BUDGETS,
@@ -1104,7 +1232,7 @@ class Tester:
         finally:
             for pool in pools:
                 pool.shutdown(wait=False, cancel_futures=True)
-        return self.summary(configs)
+        return 0 if self.dry else self.summary(configs)
 
     def run_lane(self, lane, workers):
         """Run the GPU jobs in order of priority as their builds finish, `workers` at a time."""
@@ -1264,10 +1392,14 @@ def main(argv=None):
     parser.add_argument("--budget", type=int, default=1200,
                         help="seconds after which no new work starts (default 1200; every part takes about 520 on "
                              "an H100 with --gpu-jobs 4); running work gets %ds more" % GRACE)
-    parser.add_argument("--parts", default="main,tiers,ptx,steps,hopper",
+    parser.add_argument("--parts", default="main,tiers,ptx,steps,hopper,matrix",
                         help="what to run (default all): main (every configuration, failure paths), tiers (the "
                              "tiles of smaller GPUs), ptx (PTX-only builds for sm_75, 80, 86, 89), steps (steps 1 "
-                             "to 6 of d_gemm, built with STEPS=1), hopper (d_gemm_hopper, on a 9.0 GPU)")
+                             "to 6 of d_gemm, built with STEPS=1), hopper (d_gemm_hopper, on a 9.0 GPU), matrix "
+                             "(every --kernel x type pair x layout at the awkward sizes, --shapes)")
+    parser.add_argument("--list", action="store_true",
+                        help="print the plan, one check a line, and exit: no GPU, nothing built or run")
+    parser.add_argument("--list-cc", default="9.0", help="with --list: the compute capability to plan for")
     parser.add_argument("--skip-sanitizers", action="store_true")
     parser.add_argument("--skip-failure-paths", action="store_true")
     parser.add_argument("--no-build", action="store_true", help="use the binaries already in out/cfg/")
@@ -1278,8 +1410,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     args.types = [t.strip() for t in args.types.split(",") if t.strip()]
     args.parts = [p.strip() for p in args.parts.split(",") if p.strip()]
-    if not args.parts or set(args.parts) - {"main", "tiers", "ptx", "steps", "hopper"}:
-        parser.error("--parts takes main, tiers, ptx, steps and hopper")
+    if not args.parts or set(args.parts) - {"main", "tiers", "ptx", "steps", "hopper", "matrix"}:
+        parser.error("--parts takes main, tiers, ptx, steps, hopper and matrix")
     unknown = [t for t in args.types if t not in TYPE_PAIRS]
     if unknown or not args.types:
         parser.error("unknown type pair(s): %s (choose from %s)" % (",".join(unknown), ",".join(TYPE_PAIRS)))
