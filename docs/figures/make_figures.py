@@ -7,7 +7,8 @@
 
 Figures (file: what it shows):
     tiling.svg     grid -> block tile (BLOCK_M x BLOCK_N, K in BLOCK_K slabs) -> warp tile -> fragment
-    padding.svg    a 1000 x 777 x 300 problem padded to whole block tiles (1024 x 896 x 320)
+    padding.svg    a 1000 x 777 x 300 problem padded as on an H100 (1024 x 1024 x 320): whole block
+                   tiles along M, pairs of them along N (a cluster of two), whole slabs along K
     transpose.svg  A stored K x M row-major is A read as a column-major fragment, ldm = M
     pipeline.svg   the copy pipeline with STAGES = 4 over time: slab k is computed while
                    the copies of slabs k+1 and k+2 are in flight, with full/empty barriers
@@ -36,6 +37,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # type pairs (F16_IN_F32_OUT, F16_IN_OUT, BF16_IN_F32_OUT). Change them here
 # when gemm.md changes, then run this script.
 BLOCK_M, BLOCK_N, BLOCK_K = 256, 128, 64
+CLUSTER = 2                    # blocks of a cluster, side by side along N (sm_90): N pads to pairs of tiles
 WARPS_M, WARPS_N = 4, 2        # 8 warps, each a 64 x 64 warp tile
 FRAG = 16                      # 16 x 16 x 16 fragments
 STAGES = 4                     # the pipeline figure: four stages
@@ -287,15 +289,16 @@ def padding():
     def up(value, tile):
         return (value + tile - 1) // tile * tile
 
-    Mp, Np, Kp = up(M, BM), up(N, BN), up(K, BK)
+    Mp, Np, Kp = up(M, BM), up(N, BN * CLUSTER), up(K, BK)
     s = 0.25                                    # pixels per element
     svg = Svg(880, 470,
               "Padding a %d × %d × %d problem to whole tiles" % (M, N, K),
               "A (M×K = %d×%d), B (K×N = %d×%d) and C (M×N = %d×%d) drawn to scale in the "
-              "usual GEMM arrangement. Each dimension is rounded up to a multiple of its tile "
-              "(BLOCK_M = %d, BLOCK_N = %d, BLOCK_K = %d): M to %d, N to %d, K to %d. The original data sits in "
-              "the top-left corner of each padded buffer; the added rows and columns are zero."
-              % (M, K, K, N, M, N, BM, BN, BK, Mp, Np, Kp))
+              "usual GEMM arrangement, padded as an H100 build pads them: M to a multiple of BLOCK_M = %d "
+              "(%d), N to a multiple of %d x BLOCK_N = %d x %d (%d), K to a multiple of BLOCK_K = %d "
+              "(%d). The original data sits in the top-left corner of each padded buffer; the added rows and "
+              "columns are zero."
+              % (M, K, K, N, M, N, BM, Mp, CLUSTER, CLUSTER, BN, Np, BK, Kp))
     ax, cx = 44, 44 + Kp * s + 20
     by, cy = 34, 34 + Kp * s + 20
 
@@ -347,8 +350,8 @@ def padding():
     svg.line(lx, ly + 136, lx + 26, ly + 136, class_="faint", stroke_width=1.2, stroke_dasharray="2 3")
     svg.text(lx + 38, ly + 140, ["tile boundaries, 16-bit types:", "BLOCK_M = %d, BLOCK_N = %d," % (BM, BN),
                                  "BLOCK_K = %d" % BK], class_="small")
-    svg.text(lx, ly + 222, ["M and N are rounded up to whole", "block tiles, K to whole slabs.",
-                            "Sizes to scale."],
+    svg.text(lx, ly + 222, ["M is rounded up to whole block", "tiles, N to pairs of them (on an",
+                            "H100 blocks work in pairs along", "N), K to whole slabs. To scale."],
              class_="small muted")
     return svg
 
@@ -525,8 +528,6 @@ def pipeline():
 
 # ---------------------------------------------------------------------------
 # (v) a cluster of two blocks sharing A's slab (sm_90)
-
-CLUSTER = 2
 
 
 def cluster():
