@@ -10,6 +10,11 @@ woven page; tests/test_page.py checks the same links in a browser.
 * The glossary has one entry per term, in alphabetical order, and each
   entry links to a section whose own text (up to the next heading) names
   the term: the section that defines it.
+* No glossary term is used before the section that defines it (issue 31),
+  except in the reading guide, which announces them, and in a paragraph
+  that links to that section (a forward reference the reader can follow);
+  what the guide's "What you need" asks the reader to know (warps) is
+  known from the start.
 * The self-tests are an appendix: the last chapter, after Results and after
   "Trying other configurations", holding the definition of self_test.
 * The reading guide names the short and the full path and how to run the
@@ -75,6 +80,48 @@ def chapter(sections, section_id):
     return lines
 
 
+READING_GUIDE = "reading-and-running-this-document"
+
+
+def uses_before_definition(sections, entries):
+    """'term: first used in "section"' for every glossary term whose first use in the prose comes
+    before the section its entry links to, outside the reading guide and outside a paragraph that
+    links to that section."""
+    order = {section[2]: index for index, section in enumerate(sections)}
+    guide = next((s[3] for s in sections if s[2] == READING_GUIDE), [])
+    needed = " ".join(guide)
+    needed = needed[needed.find("**What you need.**"):].split("**")[2].lower() \
+        if "**What you need.**" in needed else ""   # the prerequisites, up to the next bold phrase
+    late = []
+    for term, text in entries:
+        target = LINK.search(text).group("id")
+        names = [name.replace("`", "").lower() for name in term.split(", ")]
+        word = re.compile(r"(?<![\w-])(%s)(s|es)?(?![\w-])" % "|".join(re.escape(n) for n in names))
+        if word.search(needed):
+            continue   # a prerequisite: the reader knows it before page one
+        for index, (_, title, section_id, prose) in enumerate(sections):
+            if index >= order.get(target, 0) or section_id == "glossary":
+                break
+            if section_id == READING_GUIDE:
+                continue
+            first = None   # the first paragraph that uses the term: does it link to the definition?
+            paragraph = []
+            for line in prose + [""]:
+                if line.strip():
+                    paragraph.append(line)
+                    continue
+                text_of = "\n".join(paragraph)
+                if word.search(text_of.replace("`", "").lower()):
+                    first = "(#%s)" % target in text_of
+                    break
+                paragraph = []
+            if first is False:
+                late.append('%s: first used in "%s", defined in #%s' % (term, title, target))
+            if first is not None:
+                break
+    return late
+
+
 class Outline(unittest.TestCase):
 
     @classmethod
@@ -94,6 +141,34 @@ class Outline(unittest.TestCase):
         explicit = set(re.findall(r"\{#([\w.-]+)", self.text))
         missing = sorted({match.group("id") for match in LINK.finditer(self.text)} - self.ids - explicit)
         self.assertEqual(missing, [], "links to no heading or id of gemm.md")
+
+    def glossary(self):
+        """[(term, entry text)] of the glossary, its wrapped lines joined."""
+        entries, entry = [], None
+        for line in chapter(self.sections, "glossary"):
+            match = GLOSSARY_ENTRY.match(line)
+            if match:
+                entry = [match.group("term"), match.group("text")]
+                entries.append(entry)
+            elif entry is not None and line.startswith("  "):
+                entry[1] += " " + line.strip()
+            else:
+                entry = None
+        return entries
+
+    def test_no_term_is_used_before_its_definition(self):
+        late = uses_before_definition(self.sections, self.glossary())
+        self.assertEqual(late, [], "glossary terms used before the section that defines them "
+                         "(link to it, or define the term earlier):\n  " + "\n  ".join(late))
+
+    def test_the_definition_order_check_can_fail(self):
+        """A made-up document: a term used one section early, without a link, is reported."""
+        sections = [(1, "Intro", "intro", ["We use a slab here."]),
+                    (1, "Slabs", "slabs", ["A *slab* is ..."]),
+                    (1, "Later", "later", ["See [slabs](#slabs): a slab again."])]
+        self.assertEqual(len(uses_before_definition(sections, [("slab", "... ([Slabs](#slabs))")])), 1)
+        sections[0][3][0] = "We use a slab here ([Slabs](#slabs))."
+        self.assertEqual(uses_before_definition(sections, [("slab", "... ([Slabs](#slabs))")]), [])
 
     def test_glossary_entries_link_to_the_section_that_defines_them(self):
         entries, entry = [], None
