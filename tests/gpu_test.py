@@ -270,6 +270,13 @@ class Record:
     def passed(self):
         return self.status == "pass"
 
+    def take_error(self, kv):
+        """max_err, bound and their ratio from a run's kv line (0 for an exact match, inf past a zero bound)."""
+        self.max_err, self.bound = kv.get("max_err", ""), kv.get("bound", "")
+        error, bound = to_float(self.max_err), to_float(self.bound)
+        if error is not None and bound is not None:
+            self.ratio = error / bound if bound > 0 else (0.0 if error == 0 else float("inf"))
+
     def row(self):
         config = self.config
         values = {
@@ -561,16 +568,7 @@ class Tester:
                 problems.append("copy_path=%s, want %s" % (kv.get("copy_path"), copy_path))
             if split and not (to_float(kv.get("split_tiles")) or 0) > 0:
                 problems.append("split_tiles=%s, want a split last round" % kv.get("split_tiles"))
-            record.max_err = kv.get("max_err", "")
-            record.bound = kv.get("bound", "")
-            error, bound = to_float(record.max_err), to_float(record.bound)
-            if error is not None and bound is not None:
-                if bound > 0:
-                    record.ratio = error / bound
-                elif error == 0:
-                    record.ratio = 0.0
-                else:
-                    record.ratio = float("inf")
+            record.take_error(kv)
             if record.ratio is not None and record.ratio > 1:
                 if kv.get("result") == "pass":
                     problems.append("max_err %s > bound %s but result=pass" % (record.max_err, record.bound))
@@ -717,14 +715,8 @@ class Tester:
                               split=size == HOPPER_SPLIT)
 
     def matrix_shapes_file(self):
-        """The matrix's shapes, one M N K a line, for out/gemm --shapes."""
-        path = os.path.join(self.out, "matrix", "shapes.txt")
-        text = "# tests/gpu_test.py MATRIX_SHAPES\n" + "".join("%d %d %d\n" % shape for shape in MATRIX_SHAPES)
-        with self.lock:
-            if not self.dry and (not os.path.exists(path) or open(path).read() != text):
-                with open(path, "w") as handle:
-                    handle.write(text)
-        return path
+        """Where the matrix's shapes are, one M N K a line, for out/gemm --shapes (run writes it)."""
+        return os.path.join(self.out, "matrix", "shapes.txt")
 
     def matrix_runs(self, config, kernel):
         """One kernel of a STEPS=1 build at every shape of the matrix, in one process (--shapes): a record
@@ -762,10 +754,7 @@ class Tester:
             if kv.get("result") != "pass":
                 problems.append("result=%s, worst at (%s,%s)" % (kv.get("result"), kv.get("worst_i"),
                                                                  kv.get("worst_j")))
-            record.max_err, record.bound = kv.get("max_err", ""), kv.get("bound", "")
-            error, bound = to_float(record.max_err), to_float(record.bound)
-            if error is not None and bound is not None:
-                record.ratio = error / bound if bound > 0 else (0.0 if error == 0 else float("inf"))
+            record.take_error(kv)
             record.status = "pass" if not problems else "fail"
             record.detail = "; ".join(problems)
         if outcome.rc not in (0, 1) and not outcome.skipped:
@@ -1057,6 +1046,8 @@ class Tester:
             return self.list_plan()
         for sub in ("build", "sanitizer", "npy", "matrix"):
             os.makedirs(os.path.join(self.out, sub), exist_ok=True)
+        with open(self.matrix_shapes_file(), "w") as handle:
+            handle.write("# tests/gpu_test.py MATRIX_SHAPES\n" + "".join("%d %d %d\n" % s for s in MATRIX_SHAPES))
         self.log_file = open(os.path.join(self.out, "log.txt"), "w")
         self.gpu_info()
         self.sanitizer = None if args.skip_sanitizers else self.find_sanitizer()

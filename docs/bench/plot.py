@@ -22,8 +22,10 @@ Reads the CSV with the csv module; needs matplotlib (Agg backend).
 import argparse
 import csv
 import glob
+import io
 import math
 import os
+import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -51,8 +53,6 @@ DARK = {
 def themed(svg_text):
     """The SVG with its colours as CSS variables (the light colour as fallback), text
     coloured like the axes, and a prefers-color-scheme rule for the dark values."""
-    import re
-
     def variable(match):
         colour = match.group(0).lower()
         if colour not in DARK:
@@ -69,7 +69,6 @@ def themed(svg_text):
 
 def save_themed(figure, svg_path):
     """Write the figure as a themed SVG, through a temporary file (never half a file)."""
-    import io
     buffer = io.StringIO()
     figure.savefig(buffer, format="svg", metadata={"Date": None})
     directory = os.path.dirname(os.path.abspath(svg_path))
@@ -171,7 +170,7 @@ def plot(csv_path, svg_path):
             continue
         if ticks:
             axis.set_xticks(ticks)
-            # a label for every tick but those too close to the one before (1024 and 2048 of 8192)
+            # a label for every tick but those too close to the one before (5000 beside 4096, of 8192)
             shown, last = [], None
             for tick in ticks:
                 keep = last is None or tick - last >= max(ticks) / 9
