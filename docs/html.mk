@@ -10,6 +10,7 @@
 # highlighting from docs/syntax/cuda.xml, figures from docs/figures/, and the
 # Lua filters in docs/filters/ (each file says what it does):
 #   cu-lines.lua    asks `tangle.py --map` where each cuda block lands in out/gemm.cu
+#   steps.lua       shows a step of a kernel as it compiles (docs/step_code.py folds it)
 #   listings.lua    folds {.details summary="..."} blocks, labels tangled blocks
 #   permalinks.lua  a "#" link on every heading
 #   page.lua        scrollable tables and figures, a fallback <title>
@@ -29,13 +30,14 @@ TANGLE_PY      ?= tangle.py
 HTML_SYNTAX    ?= docs/syntax/cuda.xml
 HTML_TOC_DEPTH ?= 2
 
-# Order matters: cu-lines.lua annotates the blocks that listings.lua presents.
-HTML_FILTERS := docs/filters/cu-lines.lua docs/filters/listings.lua \
+# Order matters: cu-lines.lua annotates the blocks that listings.lua presents; steps.lua adds
+# cuda blocks that are not tangled, so it comes after cu-lines.lua has counted the tangled ones.
+HTML_FILTERS := docs/filters/cu-lines.lua docs/filters/steps.lua docs/filters/listings.lua \
                 docs/filters/permalinks.lua docs/filters/page.lua
 
 HTML_DEPS := $(HTML_SRC) $(TANGLE_PY) docs/html.mk docs/template.html \
-             docs/style.css docs/toc.html docs/code_lines.py $(HTML_SYNTAX) $(HTML_FILTERS) \
-             $(wildcard docs/figures/*.svg docs/bench/*.svg docs/bench/*.png)
+             docs/style.css docs/toc.html docs/code_lines.py docs/step_code.py $(HTML_SYNTAX) $(HTML_FILTERS) \
+             $(wildcard docs/figures/*.svg docs/bench/*.svg docs/bench/*.png docs/bench/*.csv)
 
 # pandoc 3 renamed --self-contained to --embed-resources (evaluated lazily,
 # only when the recipe runs).

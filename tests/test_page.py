@@ -512,12 +512,19 @@ def test_details_blocks_fold_with_their_summary(parsed, md):
 
 
 def test_no_code_block_is_lost(parsed, md):
-    """Every code block, tangled or not (sh, text, ...), is on the page verbatim."""
+    """Every code block, tangled or not (sh, text, ...), is on the page verbatim; a {.step} block is
+    replaced by its step's folded code (docs/filters/steps.lua), never left as its placeholder."""
     shown = [text.rstrip("\n") for text in parsed.pre_texts]
     blocks = list(code_blocks(pandoc_json(md)))
     assert len(shown) == len(blocks), "<pre> elements vs. code blocks in the source"
+    steps = 0
     for block, text in zip(blocks, shown):
-        assert text == block["c"][1]
+        if block["c"][0][1][:1] == ["step"]:
+            steps += 1
+            assert text != block["c"][1] and text.startswith(("template", "/*", "__")), text[:80]
+        else:
+            assert text == block["c"][1]
+    assert steps >= 7, "the seven steps of d_gemm show their code"
 
 
 def test_ids_are_unique(parsed):

@@ -1,0 +1,200 @@
+"""The step sections show each step's own code (issue 31): docs/step_code.py folds the template's
+switches for one step, docs/filters/steps.lua puts the result on the page.
+
+* Every step of d_gemm has a section headed "Step N: ..." holding one {.step} block for that step.
+* Each block folds: the step's flags are gone from the code shown, a later step's mechanisms are
+  absent from an earlier step's code, every step after the first marks at least one new line, and the
+  rate printed is the one in the committed CSV.
+* The folding itself, on made-up code: known branches go, unknown ones stay (so it can fail).
+* The built page has one marked code block per {.step} block.
+"""
+
+import csv
+import os
+import re
+import subprocess
+import sys
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "docs"))
+import step_code  # noqa: E402
+
+GEMM_MD = os.path.join(ROOT, "gemm.md")
+STEP_BLOCK = re.compile(r"^```\{\.step ([^}]*)\}$")
+D_GEMM_STEPS = 7
+
+
+def step_blocks(path=GEMM_MD):
+    """(line, level-2 heading above it, attributes) of every {.step} block."""
+    out, heading, fence = [], None, False
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            line = line.rstrip("\n")
+            match = STEP_BLOCK.match(line)
+            if match and not fence:
+                attributes = {k: a or b for k, a, b in re.findall(r'(\w+)=(?:"([^"]*)"|(\S+))', match.group(1))}
+                out.append((number, heading, attributes))
+            if line.startswith("```"):
+                fence = not fence
+            elif not fence and line.startswith("## "):
+                heading = re.sub(r"\s*\{[^}]*\}$", "", line[3:])
+    return out
+
+
+def run_view(attributes):
+    args = [sys.executable, os.path.join(ROOT, "docs", "step_code.py"), GEMM_MD, "--kernel", attributes["kernel"],
+            "--step", attributes["step"], "--show", attributes["show"]]
+    if "context" in attributes:
+        args += ["--context", attributes["context"]]
+    if "numbers" in attributes:
+        args += ["--numbers"]
+    result = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, timeout=120)
+    if result.returncode != 0:
+        raise AssertionError("step_code.py failed for %s: %s" % (attributes, result.stderr.strip()))
+    new, rate, code = result.stdout.split("\n", 2)
+    return step_code.numbers(new[len("new: "):]), rate[len("rate: "):], code
+
+
+def csv_rate(kernel_name):
+    path = os.path.join(ROOT, "docs", "bench", "steps-h100.csv")
+    with open(path, encoding="utf-8") as handle:
+        for row in csv.DictReader(line for line in handle if not line.startswith("#")):
+            if (row["kernel"], row["type"], row["transpose_a"], row["transpose_b"], row["m"]) == \
+                    (kernel_name, "F16_IN_F32_OUT", "0", "0", "8192"):
+                return float(row["rate"])
+    raise AssertionError("no fp16 8192 row for %s in steps-h100.csv" % kernel_name)
+
+
+class StepSections(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.blocks = step_blocks()
+        cls.views = {}
+        for _, _, attributes in cls.blocks:
+            cls.views[(attributes["kernel"], int(attributes["step"]))] = run_view(attributes)
+
+    def test_every_step_of_d_gemm_has_its_section_and_its_code(self):
+        steps = sorted(int(a["step"]) for _, _, a in self.blocks if a["kernel"] == "d_gemm")
+        self.assertEqual(steps, list(range(1, D_GEMM_STEPS + 1)), "one {.step} block per step of d_gemm")
+        for line, heading, attributes in self.blocks:
+            if attributes["kernel"] == "d_gemm":
+                self.assertTrue(heading and heading.startswith("Step %s:" % attributes["step"]),
+                                "gemm.md:%d: step %s's code is under '%s'" % (line, attributes["step"], heading))
+
+    def test_the_sections_come_in_step_order(self):
+        lines = [line for line, _, a in self.blocks if a["kernel"] == "d_gemm"]
+        self.assertEqual(lines, sorted(lines))
+
+    def test_the_step_flags_are_folded_away(self):
+        for (kernel, step), (_, _, code) in self.views.items():
+            for flag in ("tile.pipelined", "tile.copy_engine", "tile.row_stores", "tma", "USE_TMA", "#if"):
+                self.assertNotRegex(code, r"(?<![\w.])%s\b" % re.escape(flag),
+                                    "%s step %d still shows %s" % (kernel, step, flag))
+
+    def test_no_later_mechanism_in_step_1(self):
+        _, _, code = self.views[("d_gemm", 1)]
+        body = code.split("{", 1)[1]   # past the signature, which names the tensor maps
+        for later in ("barrier_", "cluster_sync", "cluster_rank", "request_slab", "load_stage_tensor", "a_map"):
+            self.assertNotIn(later, body, "step 1's code shows %s, a mechanism of a later step" % later)
+        self.assertIn("__syncthreads();", code)
+
+    def test_the_copy_engine_appears_in_step_5(self):
+        _, _, code = self.views[("d_gemm", 5)]
+        self.assertIn("barrier_arrive_expect", code)
+        self.assertIn("load_stage_tensor", code)
+
+    def test_every_later_step_marks_what_it_adds(self):
+        for (kernel, step), (new, _, code) in self.views.items():
+            if step > 1:
+                self.assertTrue(new, "%s step %d marks no line as new" % (kernel, step))
+                self.assertLessEqual(max(new), len(code.rstrip("\n").split("\n")))
+
+    def test_the_rates_are_the_csv_rates(self):
+        for (kernel, step), (_, rate, _) in self.views.items():
+            if kernel != "d_gemm":
+                continue
+            shown = re.findall(r"\*\*([\d.]+) TFLOP/s\*\*", rate)
+            self.assertEqual(shown, ["%.1f" % csv_rate("step%d" % step)], rate)
+            before = csv_rate("step%d" % (step - 1) if step > 1 else "naive")
+            self.assertIn("%.1f" % before, rate)
+
+
+MADE_UP = """\
+template <int STEP>
+__device__ void f(int *x, int next)
+{
+    constexpr Geometry tile = geometry(STEP);
+    constexpr bool fast = USE_FAST && tile.fast;
+    if (tile.fast) {   /* from step 2 */
+        x[0] = 1;
+    } else {
+        x[0] = 2;
+    }
+    if (next > 3)
+        x[1] = fast ? 5 : 6;
+#if USE_FAST
+    x[2] = 7;
+#else
+    x[2] = 8;
+#endif
+    g(x, !fast);
+}"""
+
+
+class Folding(unittest.TestCase):
+    def fold(self, env):
+        return "\n".join(step_code.fold(MADE_UP.split("\n"), env))
+
+    def test_a_known_condition_keeps_its_branch(self):
+        code = self.fold({"USE_FAST": 1, "tile.fast": True})
+        self.assertIn("x[0] = 1;", code)
+        self.assertNotIn("x[0] = 2;", code)
+        self.assertIn("x[1] = 5;", code)
+        self.assertIn("x[2] = 7;", code)
+        self.assertIn("g(x, false);", code)
+        self.assertNotIn("fast", code.replace("/* from step 2 */", ""))
+
+    def test_the_other_value_keeps_the_other_branch(self):
+        code = self.fold({"USE_FAST": 0, "tile.fast": False})
+        self.assertIn("x[0] = 2;", code)
+        self.assertNotIn("x[0] = 1;", code)
+        self.assertIn("x[1] = 6;", code)
+        self.assertIn("x[2] = 8;", code)
+        self.assertIn("g(x, true);", code)
+
+    def test_an_unknown_condition_stays(self):
+        """The folding can fail to fold: with nothing known, the code is unchanged."""
+        code = self.fold({})
+        self.assertEqual(code, MADE_UP)
+        self.assertIn("if (next > 3)", self.fold({"USE_FAST": 1, "tile.fast": True}))
+
+    def test_conditions_are_three_valued(self):
+        self.assertIs(step_code.evaluate("a && b", {"a": False}), False)
+        self.assertIs(step_code.evaluate("a || b", {"a": True}), True)
+        self.assertIsNone(step_code.evaluate("a && b", {"a": True}))
+        self.assertEqual(step_code.evaluate("s >= 3 ? 2 : 1", {"s": 4}), 2)
+
+    def test_changed_lines(self):
+        self.assertEqual(step_code.changed_lines(["a", "b"], ["a", "c", "b"]), [2])
+        self.assertEqual(step_code.ranges([1, 2, 3, 7]), "1-3,7")
+
+
+class Page(unittest.TestCase):
+    def test_the_page_shows_every_step_block_marked(self):
+        path = os.path.join(ROOT, "out", "gemm.html")
+        with open(path, encoding="utf-8") as handle:
+            html = handle.read()
+        blocks = re.findall(r'<div class="step-code" data-kernel="([^"]+)" data-step="(\d+)" data-new(?:="([\d,-]*)")?>'
+                            r'\s*<div class="sourceCode" id="(cb\d+)"', html)
+        self.assertEqual(len(blocks), len(step_blocks()), "one marked block per {.step} block")
+        for kernel, step, new, block_id in blocks:
+            marked = len(re.findall(r'<span class="new" id="%s-\d+"' % block_id, html))
+            self.assertEqual(marked, len(step_code.numbers(new)),
+                             "%s step %s: %d lines marked, data-new says %s" % (kernel, step, marked, new))
+            if int(step) > 1:
+                self.assertGreater(marked, 0)
+
+
+if __name__ == "__main__":
+    unittest.main()
