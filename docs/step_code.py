@@ -81,7 +81,7 @@ class StepError(Exception):
 # Conditions: three-valued (True, False, or None for unknown)
 # --------------------------------------------------------------------------
 
-TOKEN = re.compile(r"\s*(?:(\d+)[uUlL]*|(defined\s*\(\s*\w+\s*\))|([A-Za-z_]\w*(?:\s*(?:\.|->)\s*[A-Za-z_]\w*)*)"
+TOKEN = re.compile(r"\s*(?:(\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)[uUlLfF]*|(defined\s*\(\s*\w+\s*\))|([A-Za-z_]\w*(?:\s*(?:\.|->)\s*[A-Za-z_]\w*)*)"
                    r"|(\|\||&&|==|!=|>=|<=|<<|>>|[-+*/%<>!()?:]))")
 
 
@@ -94,7 +94,7 @@ def tokens(text):
             raise StepError("cannot read condition %r at %r" % (text, text[pos:]))
         number, defined, name, op = match.groups()
         if number is not None:
-            out.append(("num", int(number)))
+            out.append(("num", float(number) if re.search(r"[.eE]", number) else int(number)))
         elif defined is not None:
             out.append(("name", "defined(%s)" % re.sub(r"defined\s*\(\s*(\w+)\s*\)", r"\1", defined)))
         elif name is not None:
@@ -498,41 +498,67 @@ def fold_ifs(text, env):
             continue
 
 
+def condition_start(text, question):
+    """Where the condition of the `?` at text[question] starts: after `(`, `,`, `=`, `{` or `return`."""
+    depth, i = 0, question - 1
+    while i >= 0:
+        c = text[i]
+        if c in ")]":
+            depth += 1
+        elif c in "([":
+            if depth == 0:
+                return i + 1
+            depth -= 1
+        elif depth == 0 and c in ",;{":
+            return i + 1
+        elif depth == 0 and c == "=" and text[i - 1] not in "=!<>" and text[i + 1] != "=":
+            return i + 1
+        elif depth == 0 and text.startswith("return", i) and not re.match(r"\w", text[i - 1:i] or " "):
+            return i + 6
+        i -= 1
+    return 0
+
+
 def fold_ternaries(text, env):
-    """Replace `c ? a : b` by a or b where c is a known name or its negation."""
-    pattern = re.compile(r"(!?)\b([A-Za-z_]\w*(?:(?:\.|->)\w+)*) \? ")
+    """Replace `c ? a : b` by a or b where the condition c is known."""
     pos = 0
     while True:
-        match = pattern.search(text, pos)
-        if not match:
+        question = text.find(" ? ", pos)
+        if question < 0:
             return text
-        value = truth(env.get(match.group(2)))
-        before = text[:match.start()].rstrip()
-        whole = (before.endswith(("(", ",", "{", "return")) or
-                 (before.endswith("=") and not before.endswith(("==", "!=", "<=", ">="))))
-        if value is None or not whole:   # the name is all of the condition, not the end of a longer one
-            pos = match.end()
+        start = condition_start(text, question)
+        while start < question and text[start].isspace():
+            start += 1
+        try:
+            value = truth(evaluate(text[start:question], env))
+        except StepError:
+            value = None
+        if value is None:
+            pos = question + 3
             continue
-        if match.group(1):
-            value = not value
-        i, depth, colon = match.end(), 0, None
+        i, depth, colon = question + 3, 0, None
         while i < len(text):
             c = text[i]
             if c in "([{":
                 depth += 1
-            elif c in ")]}" and depth > 0:
+            elif c in ")]}":
+                if depth == 0:
+                    break
                 depth -= 1
+            elif depth == 0 and c == "?" and colon is None:   # a nested ternary: leave this one
+                colon = -1
+                break
             elif depth == 0 and c == ":" and colon is None:
                 colon = i
-            elif depth == 0 and (c in ",;)}" or (c == "\n" and colon is not None)):
+            elif depth == 0 and (c in ",;" or (c == "\n" and colon is not None)):
                 break
             i += 1
-        if colon is None:
-            pos = match.end()
+        if colon is None or colon < 0:
+            pos = question + 3
             continue
-        chosen = text[match.end():colon].strip() if value else text[colon + 1:i].strip()
-        text = text[:match.start()] + chosen + text[i:]
-        pos = match.start()
+        chosen = text[question + 3:colon].strip() if value else text[colon + 1:i].strip()
+        text = text[:start] + chosen + text[i:]
+        pos = start
 
 
 LOCAL = re.compile(r"(?m)^[ \t]*(?:constexpr |const )?(?:bool|int) (\w+) = ([^;,]*);[^\n]*\n")
@@ -563,21 +589,22 @@ def substitute_locals(text, env, names):
 
 
 def fold(lines, env):
+    """The lines of one function with everything `env` decides folded away."""
+    env = dict(env, true=True, false=False)
     text = "\n".join(fold_preprocessor(lines, env)) + "\n"
+    for name, value in env.items():   # the step's flags, wherever they are used (a template argument, say)
+        if name.startswith("tile.") and isinstance(value, bool):
+            text = re.sub(r"(?<![\w.])%s\b(?!\.)" % re.escape(name), "true" if value else "false", text)
     local_env = fold_locals(text, env)
-    names = [n for n in local_env if n not in env]
     for _ in range(4):
         text = fold_ternaries(text, local_env)
         text = fold_ifs(text, local_env)
         local_env = fold_locals(text, local_env)
-        names = [n for n in local_env if n not in env]
+    names = [n for n in local_env if n not in env]
     text = substitute_locals(text, local_env, names)
     text = fold_ifs(fold_ternaries(text, local_env), local_env)
     text = re.sub(r"\btrue && |(?<=[\w)\]]) && true\b", "", text)             # `true && x` is x
     text = re.sub(r"(?<![\w\]])(?<!if )(?<!while )\((\w+(?:(?:\.|->)\w+)+)\)", r"\1", text)   # `(tile.b.elems)`
-    for name, value in env.items():   # a flag of the step passed on, as a template argument say
-        if name.startswith("tile.") and isinstance(value, bool):
-            text = re.sub(r"(?<![\w.])%s\b(?!\.)" % re.escape(name), "true" if value else "false", text)
     text = re.sub(r"\n{3,}", "\n\n", text)
     lines = text.rstrip("\n").split("\n")
     for i, line in enumerate(lines):   # a branch kept that returns: the rest of the function is dead
@@ -609,7 +636,8 @@ def with_numbers(lines, env):
     def number(match):
         value = env.get(match.group(0))
         return str(int(value)) if isinstance(value, int) and not isinstance(value, bool) else match.group(0)
-    return [line if "tile = " in line else re.sub(r"\btile\.\w+\b(?!\.)", number, line) for line in lines]
+    lines = [line if "tile = " in line else re.sub(r"\btile\.\w+\b(?!\.)", number, line) for line in lines]
+    return [re.sub(r"(?<![\w.])1 && ", "", line) for line in lines]   # `if (1 && x)`: a count of 1 is true
 
 
 def view(md_path, kernel, step, show, called_only=False, numbers=False):
@@ -619,9 +647,11 @@ def view(md_path, kernel, step, show, called_only=False, numbers=False):
     runs = called_closure(lines, kernel, env) if called_only else set(show)
     out = []
     for name in show:
-        if name not in runs:
-            continue
         first, last = find_function(lines, name)
+        on_host = not any(word in line for line in lines[first:last + 1] if not line.startswith(("{", " "))
+                          for word in ("__device__", "__global__"))
+        if name not in runs and not on_host:   # a device function the step does not call
+            continue
         if out:
             out.append("")
         folded = fold(lines[first:last + 1], env)

@@ -3557,7 +3557,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 5592 "gemm.md"
+#line 5633 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)

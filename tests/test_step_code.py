@@ -22,11 +22,12 @@ import step_code  # noqa: E402
 
 GEMM_MD = os.path.join(ROOT, "gemm.md")
 STEP_BLOCK = re.compile(r"^```\{\.step ([^}]*)\}$")
-D_GEMM_STEPS = 7
+STEPS = {"d_gemm": 7, "d_gemm_hopper": 6}
+CSV = {"d_gemm": ("steps-h100.csv", "step%d", "naive"), "d_gemm_hopper": ("hopper-steps-h100.csv", "hopper%d", "step7")}
 
 
 def step_blocks(path=GEMM_MD):
-    """(line, level-2 heading above it, attributes) of every {.step} block."""
+    """(line, the nearest heading above it, attributes) of every {.step} block."""
     out, heading, fence = [], None, False
     with open(path, encoding="utf-8") as handle:
         for number, line in enumerate(handle, 1):
@@ -37,8 +38,8 @@ def step_blocks(path=GEMM_MD):
                 out.append((number, heading, attributes))
             if line.startswith("```"):
                 fence = not fence
-            elif not fence and line.startswith("## "):
-                heading = re.sub(r"\s*\{[^}]*\}$", "", line[3:])
+            elif not fence and re.match(r"#{2,3} ", line):
+                heading = re.sub(r"\s*\{[^}]*\}$", "", line.split(" ", 1)[1])
     return out
 
 
@@ -56,14 +57,14 @@ def run_view(attributes):
     return step_code.numbers(new[len("new: "):]), rate[len("rate: "):], code
 
 
-def csv_rate(kernel_name):
-    path = os.path.join(ROOT, "docs", "bench", "steps-h100.csv")
+def csv_rate(kernel_name, name="steps-h100.csv"):
+    path = os.path.join(ROOT, "docs", "bench", name)
     with open(path, encoding="utf-8") as handle:
         for row in csv.DictReader(line for line in handle if not line.startswith("#")):
             if (row["kernel"], row["type"], row["transpose_a"], row["transpose_b"], row["m"]) == \
                     (kernel_name, "F16_IN_F32_OUT", "0", "0", "8192"):
                 return float(row["rate"])
-    raise AssertionError("no fp16 8192 row for %s in steps-h100.csv" % kernel_name)
+    raise AssertionError("no fp16 8192 row for %s in %s" % (kernel_name, name))
 
 
 class StepSections(unittest.TestCase):
@@ -74,17 +75,19 @@ class StepSections(unittest.TestCase):
         for _, _, attributes in cls.blocks:
             cls.views[(attributes["kernel"], int(attributes["step"]))] = run_view(attributes)
 
-    def test_every_step_of_d_gemm_has_its_section_and_its_code(self):
-        steps = sorted(int(a["step"]) for _, _, a in self.blocks if a["kernel"] == "d_gemm")
-        self.assertEqual(steps, list(range(1, D_GEMM_STEPS + 1)), "one {.step} block per step of d_gemm")
+    def test_every_step_has_its_section_and_its_code(self):
+        """13 step sections: 7 of d_gemm, 6 of d_gemm_hopper, each with its folded code."""
+        for kernel, count in STEPS.items():
+            steps = sorted(int(a["step"]) for _, _, a in self.blocks if a["kernel"] == kernel)
+            self.assertEqual(steps, list(range(1, count + 1)), "one {.step} block per step of %s" % kernel)
         for line, heading, attributes in self.blocks:
-            if attributes["kernel"] == "d_gemm":
-                self.assertTrue(heading and heading.startswith("Step %s:" % attributes["step"]),
-                                "gemm.md:%d: step %s's code is under '%s'" % (line, attributes["step"], heading))
+            self.assertRegex(heading or "", r"^Step %s\b" % attributes["step"],
+                             "gemm.md:%d: step %s's code is under '%s'" % (line, attributes["step"], heading))
 
     def test_the_sections_come_in_step_order(self):
-        lines = [line for line, _, a in self.blocks if a["kernel"] == "d_gemm"]
-        self.assertEqual(lines, sorted(lines))
+        for kernel in STEPS:
+            lines = [line for line, _, a in self.blocks if a["kernel"] == kernel]
+            self.assertEqual(lines, sorted(lines))
 
     def test_the_step_flags_are_folded_away(self):
         for (kernel, step), (_, _, code) in self.views.items():
@@ -104,6 +107,17 @@ class StepSections(unittest.TestCase):
         self.assertIn("barrier_arrive_expect", code)
         self.assertIn("load_stage_tensor", code)
 
+    def test_hopper_steps_show_what_they_add(self):
+        _, _, first = self.views[("d_gemm_hopper", 1)]
+        self.assertIn("WGMMA(", first)                       # the instruction, in step 1's own code
+        self.assertNotIn("(1 << 2) - 1", first)              # no multicast before the clusters of step 4
+        self.assertIn("wgmma_wait<0>();   /* at most", first)
+        new, _, third = self.views[("d_gemm_hopper", 3)]
+        lines = third.split("\n")
+        self.assertTrue(any("wgmma_wait<1>()" in lines[n - 1] for n in new), "step 3 marks its group in flight")
+        new, _, fourth = self.views[("d_gemm_hopper", 4)]
+        self.assertTrue(any("(1 << 2) - 1" in fourth.split("\n")[n - 1] for n in new), "step 4 marks its multicast")
+
     def test_every_later_step_marks_what_it_adds(self):
         for (kernel, step), (new, _, code) in self.views.items():
             if step > 1:
@@ -112,11 +126,10 @@ class StepSections(unittest.TestCase):
 
     def test_the_rates_are_the_csv_rates(self):
         for (kernel, step), (_, rate, _) in self.views.items():
-            if kernel != "d_gemm":
-                continue
+            name, pattern, first = CSV[kernel]
             shown = re.findall(r"\*\*([\d.]+) TFLOP/s\*\*", rate)
-            self.assertEqual(shown, ["%.1f" % csv_rate("step%d" % step)], rate)
-            before = csv_rate("step%d" % (step - 1) if step > 1 else "naive")
+            self.assertEqual(shown, ["%.1f" % csv_rate(pattern % step, name)], rate)
+            before = csv_rate(pattern % (step - 1) if step > 1 else first, name)
             self.assertIn("%.1f" % before, rate)
 
 
