@@ -69,6 +69,8 @@ KERNELS = {
     "d_gemm_hopper": {"geometry": "hopper_tile", "enum": "HOPPER_", "last": "HOPPER_LAST",
                       "csv": "docs/bench/hopper-steps-h100.csv", "name": "hopper%d",
                       "before": ("step7", "`d_gemm`")},
+    # the baseline has one step, itself: folded for the configuration, rated alone
+    "d_gemm_naive": {"geometry": None, "csv": "docs/bench/steps-h100.csv", "name": "naive", "before": None},
 }
 SIZE = 8192   # the size the steps are compared at: M = N = K
 
@@ -280,6 +282,10 @@ def step_environment(lines, kernel, step):
     fields the geometry function sets for the configuration's first tile."""
     spec = KERNELS[kernel]
     env = macro_values(lines, BASE)
+    if spec["geometry"] is None:
+        if step != 1:
+            raise StepError("%s has one step, 1, not %d" % (kernel, step))
+        return env
     text = "\n".join(lines)
     for body in re.findall(r"enum\s*\{([^}]*)\}", text):
         value = -1
@@ -745,6 +751,11 @@ def rate_line(md_path, kernel, step):
             if row["kernel"] not in ("naive", "cublas") and row["result"] != "pass":
                 raise StepError("%s: %s did not pass verification (%s)" % (spec["csv"], row["kernel"], row["result"]))
             rates[row["kernel"]] = float(row["rate"])
+    if spec["before"] is None:
+        if spec["name"] not in rates:
+            raise StepError("%s has no fp16 rate at %d^3 for %s" % (spec["csv"], SIZE, spec["name"]))
+        return ("On the H100 at %d³, fp16, A and B as stored: **%.1f TFLOP/s** (`%s`)."
+                % (SIZE, rates[spec["name"]], spec["csv"]))
     name = spec["name"] % step
     before, before_name = (spec["name"] % (step - 1), "step %d" % (step - 1)) if step > 1 else spec["before"]
     if name not in rates or before not in rates:

@@ -46,6 +46,8 @@ WORDS_PER_SECTION = {          # the sections that have a budget of their own
     HOPPER_PART: 4700,
 }
 MAX_OPEN_CODE_BLOCK_LINES = 60
+RUN_UP_WORDS = 1200            # issue 31: the first mma_sync a reader sees comes after at most this much prose
+RUN_UP_CODE_LINES = 200        # ... and at most this many lines of code, folded or open
 TIME_OF_DAY = re.compile(r"\b\d\d:\d\d UTC\b")
 
 
@@ -84,6 +86,43 @@ def measure(lines):
     return words, long_blocks, times
 
 
+def run_up(lines, expand=None):
+    """(words of prose, lines of code) before the first code block that shows `mma_sync(`; None if none does.
+    A {.step} block shows what docs/step_code.py makes of it: expand(info) returns that text."""
+    words, code, fence_start, info, body = 0, 0, None, "", []
+    for line in lines:
+        if line.startswith("```"):
+            if fence_start is None:
+                fence_start, info, body = True, line, []
+                continue
+            shown = expand(info) if expand and info.startswith("```{.step") else "\n".join(body)
+            if "mma_sync(" in shown:
+                return words, code + shown.split("mma_sync(")[0].count("\n") + 1
+            code += len(shown.split("\n")) if shown else 0
+            fence_start = None
+            continue
+        if fence_start is not None:
+            body.append(line)
+            continue
+        if line.startswith("#") or line.startswith("!["):
+            continue
+        if line.startswith("|"):
+            line = re.sub(r"\|[\s:|-]*$", "", line.replace("|", " ")) if not re.match(r"^[\s|:-]+$", line) else ""
+        words += len(line.split())
+    return None
+
+
+def expand_step(info):
+    """The code a {.step ...} block shows on the page."""
+    import sys
+    sys.path.insert(0, os.path.join(ROOT, "docs"))
+    import step_code
+    attributes = {k: a or b for k, a, b in re.findall(r'(\w+)=(?:"([^"]*)"|(\S+))', info)}
+    lines = step_code.view(os.path.join(ROOT, "gemm.md"), attributes["kernel"], int(attributes["step"]),
+                           attributes["show"].split(), numbers="numbers" in attributes)
+    return "\n".join(lines)
+
+
 class ProseBudgets(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -105,6 +144,20 @@ class ProseBudgets(unittest.TestCase):
 
     def test_no_time_of_day(self):
         self.assertEqual(self.times, [], "times of day belong in docs/bench, not the page: %s" % self.times)
+
+    def test_the_first_mma_sync_comes_early(self):
+        """A newcomer meets a whole kernel early: issue 31's run-up."""
+        found = run_up(read_document(), expand_step)
+        self.assertIsNotNone(found, "no code block shows mma_sync")
+        words, code = found
+        self.assertLessEqual(words, RUN_UP_WORDS, "%d words of prose before the first mma_sync" % words)
+        self.assertLessEqual(code, RUN_UP_CODE_LINES, "%d lines of code before the first mma_sync" % code)
+
+    def test_the_run_up_can_fail(self):
+        lines = ["word " * (RUN_UP_WORDS + 1), "```cuda"] + ["x;"] * RUN_UP_CODE_LINES + ["```", "```cuda",
+                 "wmma::mma_sync(d, a, b, c);", "```"]
+        self.assertEqual(run_up(lines), (RUN_UP_WORDS + 1, RUN_UP_CODE_LINES + 1))
+        self.assertIsNone(run_up(["no kernel here"]))
 
     def test_the_measure_can_fail(self):
         """The counter sees what it should: a made-up document over every budget."""

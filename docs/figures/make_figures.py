@@ -6,6 +6,8 @@
     python3 docs/figures/make_figures.py --out DIR  # write elsewhere
 
 Figures (file: what it shows):
+    naive.svg      the naive kernel: one warp's fragment of C, its row of A and column of B
+                   walked along K, and the block of four warps on consecutive tiles
     tiling.svg     grid -> block tile (BLOCK_M x BLOCK_N, K in BLOCK_K slabs) -> warp tile -> fragment
     padding.svg    a 1000 x 777 x 300 problem padded as on an H100 (1024 x 1024 x 320): whole block
                    tiles along M, pairs of them along N (a cluster of two), whole slabs along K
@@ -160,6 +162,73 @@ def zoom(svg, src, dst):
     (sx, sy, sw, sh), (dx, dy, dw, dh) = src, dst
     svg.line(sx + sw, sy, dx, dy, class_="faint", stroke_width=1, stroke_dasharray="4 4")
     svg.line(sx + sw, sy + sh, dx, dy + dh, class_="faint", stroke_width=1, stroke_dasharray="4 4")
+
+
+# ---------------------------------------------------------------------------
+# (0) the naive kernel: one warp, one fragment of C, a walk along K
+
+NAIVE_WARPS = 4                # warps per block of d_gemm_naive
+
+
+def naive():
+    tiles_m, tiles_n, tiles_k = 6, 8, 6          # a small problem: 96 x 128, K = 96, in 16 x 16 fragments
+    u = 32                                       # pixels per fragment
+    warp_tile = (2, 5)                           # the fragment of C one warp computes (row, column)
+    block_first = 2 * tiles_n + 4                # the block's first tile: tiles 20 .. 23, the warps 0 .. 3
+    svg = Svg(850, 500,
+              "The naive kernel: one warp per fragment of C",
+              "C is cut into %d × %d tiles of FRAG_M × FRAG_N = 16 × 16. A block of %d warps takes %d consecutive "
+              "tiles of one row; warp w of block b takes tile b × %d + w, in row tile / tiles_n and column tile %% "
+              "tiles_n. The highlighted warp walks along K in steps of FRAG_K = 16: at each step it loads one "
+              "fragment of A from its tile row of A and one fragment of B from its tile column of B, and "
+              "mma_sync adds their product to its accumulator."
+              % (tiles_m, tiles_n, NAIVE_WARPS, NAIVE_WARPS, NAIVE_WARPS))
+    ax, cy = 40, 40 + tiles_k * u + 34
+    cx, by = ax + tiles_k * u + 34, 40
+    row, col = warp_tile
+    # A: M x K, the warp's row of fragments
+    box(svg, ax, cy, tiles_k * u, tiles_m * u, ORANGE, 0.06, 1.2)
+    grid_lines(svg, ax, cy, tiles_k * u, tiles_m * u, tiles_m, tiles_k, width=0.8)
+    for k in range(tiles_k):
+        box(svg, ax + k * u, cy + row * u, u, u, ORANGE, 0.16 + 0.5 * (k == 2), 1.6)
+    # B: K x N, the warp's column of fragments
+    box(svg, cx, by, tiles_n * u, tiles_k * u, GREEN, 0.06, 1.2)
+    grid_lines(svg, cx, by, tiles_n * u, tiles_k * u, tiles_k, tiles_n, width=0.8)
+    for k in range(tiles_k):
+        box(svg, cx + col * u, by + k * u, u, u, GREEN, 0.16 + 0.5 * (k == 2), 1.6)
+    # C: the block's four tiles, the warp's own
+    box(svg, cx, cy, tiles_n * u, tiles_m * u, BLUE, 0.06, 1.2)
+    grid_lines(svg, cx, cy, tiles_n * u, tiles_m * u, tiles_m, tiles_n, width=0.8)
+    first_row, first_col = divmod(block_first, tiles_n)
+    box(svg, cx + first_col * u, cy + first_row * u, NAIVE_WARPS * u, u, PURPLE, 0.10, 2.2)
+    for w in range(NAIVE_WARPS):
+        svg.text(cx + (first_col + w) * u + u / 2, cy + first_row * u + u / 2 + 5, str(w),
+                 class_="tiny", text_anchor="middle")
+    box(svg, cx + col * u, cy + row * u, u, u, BLUE, 0.55, 2.4)
+    # the walk along K
+    svg.arrow(ax + 4, cy + row * u - 8, ax + tiles_k * u - 4, cy + row * u - 8)
+    svg.arrow(cx - 8, by + 4, cx - 8, by + tiles_k * u - 4)
+    svg.text(ax + tiles_k * u / 2, cy + row * u - 14, "k0 += FRAG_K", class_="mono tiny", text_anchor="middle")
+    # labels
+    svg.text(ax + tiles_k * u / 2, cy + tiles_m * u + 22, "A (M × K)", class_="bold", text_anchor="middle")
+    svg.text(cx + tiles_n * u / 2, by - 12, "B (K × N)", class_="bold", text_anchor="middle")
+    svg.text(cx + tiles_n * u / 2, cy + tiles_m * u + 22, "C (M × N)", class_="bold", text_anchor="middle")
+    # legend
+    lx, ly = cx + tiles_n * u + 40, 60
+    box(svg, lx, ly, 26, 18, BLUE, 0.55, 2.4)
+    svg.text(lx + 38, ly + 14, ["one warp's fragment of C:", "row0 = tile / tiles_n × FRAG_M,", "col0 = tile % tiles_n × FRAG_N"],
+             class_="small")
+    box(svg, lx, ly + 80, 26, 18, PURPLE, 0.10, 2.2)
+    svg.text(lx + 38, ly + 94, ["one block: %d warps, %d" % (NAIVE_WARPS, NAIVE_WARPS),
+                                "consecutive tiles of a row;", "tile = blockIdx.x × %d + warp" % NAIVE_WARPS],
+             class_="small")
+    box(svg, lx, ly + 160, 12, 18, ORANGE, 0.66, 1.6)
+    box(svg, lx + 14, ly + 160, 12, 18, GREEN, 0.66, 1.6)
+    svg.text(lx + 38, ly + 174, ["step k0: one fragment of A and", "one of B, then one mma_sync;",
+                                 "then k0 + FRAG_K, to K"], class_="small")
+    svg.text(lx, ly + 250, ["Every fragment of A is loaded", "by every warp of its row of C:",
+                            "N / 16 times from memory."], class_="small muted")
+    return svg
 
 
 # ---------------------------------------------------------------------------
@@ -710,6 +779,7 @@ def warpgroups():
 
 
 FIGURES = {
+    "naive.svg": naive,
     "tiling.svg": tiling,
     "padding.svg": padding,
     "transpose.svg": transpose,
