@@ -2993,7 +2993,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     }
 }
 #endif
-#line 4691 "gemm.md"
+#line 4692 "gemm.md"
 #if HOPPER_A_REGS
 /* tf32's wgmma with A from this thread's four registers a[0..3] */
 #define WGMMA_A_REGS(d, a, b, scale)                                                                       \
@@ -3023,7 +3023,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 4735 "gemm.md"
+#line 4736 "gemm.md"
 typedef struct __align__(2 * sizeof(accum_t)) {
     accum_t value[2];
 } AccumPair;
@@ -3079,7 +3079,7 @@ __device__ static inline void store_hopper(const wgmma_acc_t (&d)[WGMMA_REGS], a
             *destination = result;
         }
 }
-#line 4809 "gemm.md"
+#line 4810 "gemm.md"
 template <int STEP, bool PIECES = false>
 __global__ void __launch_bounds__(hopper_tile(STEP).threads, 1)
 d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t beta,
@@ -3098,7 +3098,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
         }
     fence_barrier_init();
     cluster_sync();   /* both blocks' barriers are ready before either copies */
-#line 4835 "gemm.md"
+#line 4836 "gemm.md"
     int rank = cluster_rank(), warpgroup = threadIdx.x / 128;
     if (warpgroup == tile.consumers) {
         producer_registers();
@@ -3129,7 +3129,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
     cluster_sync();   /* the other block may still copy into us or arrive on our barriers */
 #endif
 }
-#line 4890 "gemm.md"
+#line 4891 "gemm.md"
 /* The H100 SXM's dense tensor rates, TFLOP/s (TOP/s), in TYPE_PAIR's order (NVIDIA H100 datasheet). */
 static const double HOPPER_RATED[] = {989, 989, 1979, 1979, 989, 494, 67};
 
@@ -3144,7 +3144,7 @@ static int hopper_whole_tiles(int step, int tiles, int clusters, int k_padded)
     bool split = tile.split && tiles > clusters && last > 0 && 2 * last <= clusters && seconds >= 50e-6;
     return split ? tiles - last : tiles;
 }
-#line 4911 "gemm.md"
+#line 4912 "gemm.md"
 /* Where the share of `cluster` begins among a last round's `slabs`, numbered tile after tile. */
 __host__ __device__ static inline long long share_begin(int cluster, int clusters, long long slabs)
 {
@@ -3204,7 +3204,7 @@ __device__ static inline bool next_piece(int n, const Shape *shape, const LastRo
     piece->tile += last->whole;
     return found;
 }
-#line 4977 "gemm.md"
+#line 4978 "gemm.md"
 #define GATHER_PARTS 16          /* blocks per block tile of the last round */
 #define HOPPER_MAX_CLUSTERS 128   /* the most clusters a split round is dealt to */
 
@@ -3233,7 +3233,7 @@ __global__ void __launch_bounds__(256) d_gather_pieces(accum_t *__restrict__ c, 
         *element = scale_accumulator(alpha, (accum_t)sum, beta, beta != 0 ? *element : ACCUM_ZERO);
     }
 }
-#line 5025 "gemm.md"
+#line 5026 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed. 32 x 8 threads per block, a 32 x 32 tile each (the last
    ones cut at the edges: f64's padded K is a multiple of 16). */
@@ -3268,7 +3268,7 @@ static bool hopper_prepares(int operand)   /* the problem's A or B, whichever ro
 {
     return (operand == 0) != HOPPER_SWAP ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 5070 "gemm.md"
+#line 5071 "gemm.md"
 #if IS_INTEGER
 #define HOPPER_WHOLE TRANSPOSE_COLS   /* int8 operands are transposed in tiles this wide along M or N */
 #else
@@ -3318,7 +3318,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, b, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 5127 "gemm.md"
+#line 5128 "gemm.md"
 static TileGeometry hopper_geometry(int step)
 {
     HopperTile hopper = hopper_tile(step);
@@ -3359,7 +3359,7 @@ static const void *hopper_pieces_kernel(int kind)
     return kind == HOPPER_SHORT ? (const void *)d_gemm_hopper<HOPPER_SHORT_BUILT, true>
                                 : (const void *)d_gemm_hopper<HOPPER_LAST, true>;
 }
-#line 5177 "gemm.md"
+#line 5178 "gemm.md"
 /* Which d_gemm_hopper a run launches: the step its --kernel names, except that --kernel=hopper for F16_IN_OUT
    takes HOPPER_SHORT's 128 x 256 tiles where the 256 x 256 ones would leave more of their last round of tiles
    idle than they gain. A 256-row tile is twice the work of a 128-row one, 3% faster per flop
@@ -3397,7 +3397,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
                                             tile.shared_bytes));
     }
 }
-#line 5222 "gemm.md"
+#line 5223 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. */
 static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
 {
@@ -3435,7 +3435,7 @@ static void setup_hopper(Run *run)
     if (run->whole_tiles < tiles)   /* step 6: two slots per cluster, one block tile per block each */
         CHECK_CUDA(cudaMalloc(&run->slots, (size_t)2 * fit * tile.cluster * tile.block_m * tile.block_n * sizeof(accum_t)));
 }
-#line 5267 "gemm.md"
+#line 5268 "gemm.md"
 
 static void launch_hopper(const Run *run)
 {
@@ -3467,7 +3467,7 @@ static void launch_hopper(const Run *run)
                                                       run->grid_clusters);
     CHECK_LAUNCH();
 }
-#line 5322 "gemm.md"
+#line 5323 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -3520,7 +3520,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 5380 "gemm.md"
+#line 5381 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -3557,7 +3557,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 5644 "gemm.md"
+#line 5645 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
