@@ -492,6 +492,8 @@ def fold_ifs(text, env):
         line_end = text.find("\n", else_end)
         tail = text[else_end:line_end if line_end >= 0 else len(text)]
         if tail.strip().startswith("/*") or tail.strip() == "":
+            if tail.strip() and replacement and not kept.startswith("{"):
+                replacement += tail   # the comment on the statement kept stays with it
             else_end = line_end if line_end >= 0 else len(text)
         if replacement:
             text = text[:start] + replacement + text[else_end:]

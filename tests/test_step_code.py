@@ -104,6 +104,17 @@ class StepSections(unittest.TestCase):
             self.assertNotIn(later, body, "step 1's code shows %s, a mechanism of a later step" % later)
         self.assertIn("__syncthreads();", code)
 
+    def test_no_sm90_mechanism_before_step_5(self):
+        """Issue 31: the copy engine and clusters appear in step 5's code, not in steps 3 and 4."""
+        for step in (3, 4):
+            args = {"kernel": "d_gemm", "step": str(step), "show": "d_gemm request_slab release_slab"}
+            _, _, code = run_view(args)
+            body = code.split("{", 1)[1]
+            for later in ("cluster_sync", "cluster_rank", "fence_barrier_init", "barrier_arrive_expect",
+                          "b_copied", "a_map", "load_stage_tensor"):
+                self.assertNotIn(later, body, "step %d's code shows %s, a mechanism of step 5" % (step, later))
+            self.assertIn("__syncthreads();   /* the barriers are ready", body)
+
     def test_the_copy_engine_appears_in_step_5(self):
         _, _, code = self.views[("d_gemm", 5)]
         self.assertIn("barrier_arrive_expect", code)
