@@ -41,9 +41,9 @@
  *   The harness                       options, inputs, the GPU, timing, launches, cuBLAS, .npy, the report,
  *                                     run_gemm in phases, run_peak
  *   main
- *   Past WMMA: Hopper's warpgroup MMA d_gemm_hopper: swizzled slabs, wgmma, producer and consumers, f64 on
- *                                     mma.sync, tf32's A in registers, the epilogue, the persistent grid, the
- *                                     host side, d_peak_hopper
+ *   Past WMMA: Hopper's warpgroup MMA d_gemm_hopper: swizzled slabs, wgmma, producer and consumers, the
+ *                                     epilogue, the persistent grid, the last round, f64 on mma.sync, tf32's A
+ *                                     in registers, the host side, d_peak_hopper, the steps
  *   Appendix: testing the host code   --self-test
  */
 /* ==== Configuration ==== */
@@ -2935,101 +2935,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 4611 "gemm.md"
-#if !HOPPER_WGMMA || HOPPER_A_REGS
-/* The byte offset of element (mn, k) in a swizzled slab, K-major or MN-major (The swizzled layout). */
-__device__ static inline int slab_offset(bool mn_major, int mn, int k)
-{
-    constexpr int per_row = HOPPER_ROW / (int)sizeof(input_t), block_k = hopper_tile().block_k;
-    int row = mn_major ? mn / per_row * block_k + k : mn;   /* the 128-byte row */
-    int byte = (mn_major ? mn % per_row : k) * (int)sizeof(input_t);
-    return row * HOPPER_ROW + ((byte / 16 ^ row % 8) * 16) + byte % 16;
-}
-
-#endif
-
-#if !HOPPER_WGMMA
-/* Elements 4t .. 4t + 3 of K of row or column mn of a K-major slab: two 16-byte loads. */
-__device__ static inline void load_four(const unsigned char *slab, int mn, int t, double (&v)[4])
-{
-#pragma unroll
-    for (int h = 0; h < 4; h += 2) {
-        double2 pair = *(const double2 *)(slab + slab_offset(false, mn, 4 * t + h));
-        v[h] = pair.x;
-        v[h + 1] = pair.y;
-    }
-}
-#endif
-#line 4641 "gemm.md"
-#if !HOPPER_WGMMA
-#define MMA_F64(d, i, a, b)                                                                                  \
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "                     \
-                 "{%4, %5, %6, %7, %8, %9, %10, %11}, {%12, %13, %14, %15}, {%0, %1, %2, %3};\n"           \
-                 : "+d"(d[i]), "+d"(d[i + 1]), "+d"(d[i + 2]), "+d"(d[i + 3])                                \
-                 : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]),   \
-                   "d"(b[0]), "d"(b[1]), "d"(b[2]), "d"(b[3]))
-
-template <int STEP>
-__device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][WGMMA_REGS],
-                                            const unsigned char *a_slab, const unsigned char *b_slab, int consumer,
-                                            bool first)
-{
-    int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4, warp = threadIdx.x % 128 / 32;
-    int row = consumer * 64 + warp / 2 * 32 + g, col = warp % 2 * 64 + g;
-    double a[2][8], upper[4], lower[4], b[4];
-#pragma unroll
-    for (int sub = 0; sub < 2; sub++) {
-        load_four(a_slab, row + 16 * sub, t, upper);
-        load_four(a_slab, row + 16 * sub + 8, t, lower);
-#pragma unroll
-        for (int j = 0; j < 4; j++) {
-            a[sub][2 * j] = upper[j];
-            a[sub][2 * j + 1] = lower[j];
-        }
-    }
-    if (first)   /* -0.0: with CUDA 13.0, starting this mma from +0.0 gave wrong rows (see above) */
-#pragma unroll
-        for (int r = 0; r < WGMMA_REGS; r++)
-            d[0][r] = d[1][r] = -0.0;
-#pragma unroll
-    for (int j = 0; j < 8; j++) {   /* each of B's loads serves two mma.syncs */
-        load_four(b_slab, col + 8 * j, t, b);
-        MMA_F64(d[0], 4 * j, a[0], b);
-        MMA_F64(d[1], 4 * j, a[1], b);
-    }
-}
-#endif
-#line 4710 "gemm.md"
-#if HOPPER_A_REGS
-/* tf32's wgmma with A from this thread's four registers a[0..3] */
-#define WGMMA_A_REGS(d, a, b, scale)                                                                       \
-    asm volatile(WGMMA_SCALE_D(133) "m64n256k8.f32.tf32.tf32 {" WGMMA_LOW WGMMA_HIGH "}, "                  \
-                 "{%128, %129, %130, %131}, %132, p, 1, 1;\n}\n"                                           \
-                 : WGMMA_D64("+f", d, 0), WGMMA_D64("+f", d, 64)                                           \
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"((int)(scale)))
-
-template <int STEP>
-__device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][WGMMA_REGS],
-                                            const unsigned char *a_slab, const unsigned char *b_slab, int consumer,
-                                            bool first)
-{
-    constexpr int k_steps = hopper_tile(STEP).block_k / HOPPER_K;
-    int lane = threadIdx.x % 32, row = consumer * 64 + threadIdx.x % 128 / 32 * 16 + lane / 4, t = lane % 4;
-    unsigned a[k_steps][4];
-#pragma unroll
-    for (int k_step = 0; k_step < k_steps; k_step++)
-#pragma unroll
-        for (int i = 0; i < 4; i++)   /* (row, t), (row + 8, t), (row, t + 4), (row + 8, t + 4) of this K step */
-            a[k_step][i] = *(const unsigned *)(a_slab + slab_offset(true, row + 8 * (i % 2),
-                                                                  k_step * HOPPER_K + t + 4 * (i / 2)));
-    wgmma_fence();
-#pragma unroll
-    for (int k_step = 0; k_step < k_steps; k_step++)
-        WGMMA_A_REGS(d[0], a[k_step], slab_descriptor(b_slab, HOPPER_B_MN, 0, k_step), !first || k_step > 0);
-    wgmma_commit();
-}
-#endif
-#line 4754 "gemm.md"
+#line 4592 "gemm.md"
 typedef struct __align__(2 * sizeof(accum_t)) {
     accum_t value[2];
 } AccumPair;
@@ -3085,7 +2991,7 @@ __device__ static inline void store_hopper(const wgmma_acc_t (&d)[WGMMA_REGS], a
             *destination = result;
         }
 }
-#line 4828 "gemm.md"
+#line 4666 "gemm.md"
 template <int STEP, bool PIECES = false>
 __global__ void __launch_bounds__(hopper_tile(STEP).threads, 1)
 d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t beta,
@@ -3104,7 +3010,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
         }
     fence_barrier_init();
     cluster_sync();   /* both blocks' barriers are ready before either copies */
-#line 4854 "gemm.md"
+#line 4692 "gemm.md"
     int rank = cluster_rank(), warpgroup = threadIdx.x / 128;
     if (warpgroup == tile.consumers) {
         producer_registers();
@@ -3135,7 +3041,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
     cluster_sync();   /* the other block may still copy into us or arrive on our barriers */
 #endif
 }
-#line 4909 "gemm.md"
+#line 4747 "gemm.md"
 /* The H100 SXM's dense tensor rates, TFLOP/s (TOP/s), in TYPE_PAIR's order (NVIDIA H100 datasheet). */
 static const double HOPPER_RATED[] = {989, 989, 1979, 1979, 989, 494, 67};
 
@@ -3150,7 +3056,7 @@ static int hopper_whole_tiles(int step, int tiles, int clusters, int k_padded)
     bool split = tile.split && tiles > clusters && last > 0 && 2 * last <= clusters && seconds >= 50e-6;
     return split ? tiles - last : tiles;
 }
-#line 4930 "gemm.md"
+#line 4768 "gemm.md"
 /* Where the share of `cluster` begins among a last round's `slabs`, numbered tile after tile. */
 __host__ __device__ static inline long long share_begin(int cluster, int clusters, long long slabs)
 {
@@ -3210,7 +3116,7 @@ __device__ static inline bool next_piece(int n, const Shape *shape, const LastRo
     piece->tile += last->whole;
     return found;
 }
-#line 4996 "gemm.md"
+#line 4834 "gemm.md"
 #define GATHER_PARTS 16          /* blocks per block tile of the last round */
 #define HOPPER_MAX_CLUSTERS 128   /* the most clusters a split round is dealt to */
 
@@ -3239,6 +3145,100 @@ __global__ void __launch_bounds__(256) d_gather_pieces(accum_t *__restrict__ c, 
         *element = scale_accumulator(alpha, (accum_t)sum, beta, beta != 0 ? *element : ACCUM_ZERO);
     }
 }
+#line 4896 "gemm.md"
+#if !HOPPER_WGMMA || HOPPER_A_REGS
+/* The byte offset of element (mn, k) in a swizzled slab, K-major or MN-major (The swizzled layout). */
+__device__ static inline int slab_offset(bool mn_major, int mn, int k)
+{
+    constexpr int per_row = HOPPER_ROW / (int)sizeof(input_t), block_k = hopper_tile().block_k;
+    int row = mn_major ? mn / per_row * block_k + k : mn;   /* the 128-byte row */
+    int byte = (mn_major ? mn % per_row : k) * (int)sizeof(input_t);
+    return row * HOPPER_ROW + ((byte / 16 ^ row % 8) * 16) + byte % 16;
+}
+
+#endif
+
+#if !HOPPER_WGMMA
+/* Elements 4t .. 4t + 3 of K of row or column mn of a K-major slab: two 16-byte loads. */
+__device__ static inline void load_four(const unsigned char *slab, int mn, int t, double (&v)[4])
+{
+#pragma unroll
+    for (int h = 0; h < 4; h += 2) {
+        double2 pair = *(const double2 *)(slab + slab_offset(false, mn, 4 * t + h));
+        v[h] = pair.x;
+        v[h + 1] = pair.y;
+    }
+}
+#endif
+#line 4926 "gemm.md"
+#if !HOPPER_WGMMA
+#define MMA_F64(d, i, a, b)                                                                                  \
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "                     \
+                 "{%4, %5, %6, %7, %8, %9, %10, %11}, {%12, %13, %14, %15}, {%0, %1, %2, %3};\n"           \
+                 : "+d"(d[i]), "+d"(d[i + 1]), "+d"(d[i + 2]), "+d"(d[i + 3])                                \
+                 : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]),   \
+                   "d"(b[0]), "d"(b[1]), "d"(b[2]), "d"(b[3]))
+
+template <int STEP>
+__device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][WGMMA_REGS],
+                                            const unsigned char *a_slab, const unsigned char *b_slab, int consumer,
+                                            bool first)
+{
+    int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4, warp = threadIdx.x % 128 / 32;
+    int row = consumer * 64 + warp / 2 * 32 + g, col = warp % 2 * 64 + g;
+    double a[2][8], upper[4], lower[4], b[4];
+#pragma unroll
+    for (int sub = 0; sub < 2; sub++) {
+        load_four(a_slab, row + 16 * sub, t, upper);
+        load_four(a_slab, row + 16 * sub + 8, t, lower);
+#pragma unroll
+        for (int j = 0; j < 4; j++) {
+            a[sub][2 * j] = upper[j];
+            a[sub][2 * j + 1] = lower[j];
+        }
+    }
+    if (first)   /* -0.0: with CUDA 13.0, starting this mma from +0.0 gave wrong rows (see above) */
+#pragma unroll
+        for (int r = 0; r < WGMMA_REGS; r++)
+            d[0][r] = d[1][r] = -0.0;
+#pragma unroll
+    for (int j = 0; j < 8; j++) {   /* each of B's loads serves two mma.syncs */
+        load_four(b_slab, col + 8 * j, t, b);
+        MMA_F64(d[0], 4 * j, a[0], b);
+        MMA_F64(d[1], 4 * j, a[1], b);
+    }
+}
+#endif
+#line 4995 "gemm.md"
+#if HOPPER_A_REGS
+/* tf32's wgmma with A from this thread's four registers a[0..3] */
+#define WGMMA_A_REGS(d, a, b, scale)                                                                       \
+    asm volatile(WGMMA_SCALE_D(133) "m64n256k8.f32.tf32.tf32 {" WGMMA_LOW WGMMA_HIGH "}, "                  \
+                 "{%128, %129, %130, %131}, %132, p, 1, 1;\n}\n"                                           \
+                 : WGMMA_D64("+f", d, 0), WGMMA_D64("+f", d, 64)                                           \
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"((int)(scale)))
+
+template <int STEP>
+__device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][WGMMA_REGS],
+                                            const unsigned char *a_slab, const unsigned char *b_slab, int consumer,
+                                            bool first)
+{
+    constexpr int k_steps = hopper_tile(STEP).block_k / HOPPER_K;
+    int lane = threadIdx.x % 32, row = consumer * 64 + threadIdx.x % 128 / 32 * 16 + lane / 4, t = lane % 4;
+    unsigned a[k_steps][4];
+#pragma unroll
+    for (int k_step = 0; k_step < k_steps; k_step++)
+#pragma unroll
+        for (int i = 0; i < 4; i++)   /* (row, t), (row + 8, t), (row, t + 4), (row + 8, t + 4) of this K step */
+            a[k_step][i] = *(const unsigned *)(a_slab + slab_offset(true, row + 8 * (i % 2),
+                                                                  k_step * HOPPER_K + t + 4 * (i / 2)));
+    wgmma_fence();
+#pragma unroll
+    for (int k_step = 0; k_step < k_steps; k_step++)
+        WGMMA_A_REGS(d[0], a[k_step], slab_descriptor(b_slab, HOPPER_B_MN, 0, k_step), !first || k_step > 0);
+    wgmma_commit();
+}
+#endif
 #line 5044 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed. 32 x 8 threads per block, a 32 x 32 tile each (the last
