@@ -27,6 +27,8 @@ Usage: python3 docs/code_lines.py PAGE   (rewrites PAGE in place; standard libra
 import re
 import sys
 
+import step_code   # its numbers() reads data-new, which it wrote as ranges()
+
 LINE = re.compile(r'<span id="(cb\d+-\d+)"><a href="#\1" aria-hidden="true" tabindex="-1"></a>'
                   r'((?:<span class="[a-z]+">)*)([ \t]*)')
 
@@ -43,19 +45,10 @@ def rewrite(html):
 STEP = re.compile(r'<div class="step-code"[^>]*data-new(?:="([\d,-]*)")?[^>]*>\s*<div class="sourceCode" id="(cb\d+)"')
 
 
-def numbers(ranges):
-    """'1-3,7' -> {1, 2, 3, 7}."""
-    out = set()
-    for part in filter(None, ranges.split(",")):
-        first, _, last = part.partition("-")
-        out.update(range(int(first), int(last or first) + 1))
-    return out
-
-
 def mark_new(html):
     """class="new" on the lines each step-code block names in data-new."""
     for match in list(STEP.finditer(html)):
-        for n in numbers(match.group(1) or ""):
+        for n in step_code.numbers(match.group(1) or ""):
             html = html.replace('<span id="%s-%d"' % (match.group(2), n),
                                 '<span class="new" id="%s-%d"' % (match.group(2), n), 1)
     return html

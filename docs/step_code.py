@@ -30,8 +30,9 @@ with any unknown part (`next >= tile.stages`) is left as it is: the result
 is always code the compiler would accept for that step, only shorter.
 
 Output: a first line `new: 1-4,9` (the lines that differ from the step
-before, by a line diff of the two folded texts; every line for the first
-step), then the code.
+before, by a line diff of the two folded texts; none for the first step),
+a line `rate: ...` (the step's rate and gain from its CSV, as Markdown),
+then the code.
 
 Standard library only.
 """
@@ -64,7 +65,7 @@ CONFIG_MACRO = re.compile(r"^(MNK_\w+|[A-Z0-9]+_IN(_[A-Z0-9]+)?_OUT)$")
 # Per kernel: the function that turns a step into flags, the prefix of its step enum, and where its
 # steps' rates are: the CSV `make steps` writes, the --kernel name of step N, and what step 1 follows.
 KERNELS = {
-    "d_gemm": {"geometry": "tile_geometry", "enum": "STEP_", "last": "LAST_STEP",
+    "d_gemm": {"geometry": "tile_geometry", "enum": "STEP_", "last": "LAST_STEP", "table": "TILES_16BIT",
                "csv": "docs/bench/steps-h100.csv", "name": "step%d", "before": ("naive", "the naive kernel")},
     "d_gemm_hopper": {"geometry": "hopper_tile", "enum": "HOPPER_", "last": "HOPPER_LAST",
                       "csv": "docs/bench/hopper-steps-h100.csv", "name": "hopper%d",
@@ -302,7 +303,8 @@ def step_environment(lines, kernel, step):
     env["step"] = step
     first, last = find_function(lines, spec["geometry"])
     local = dict(env)
-    local.update(table_row(lines, "Tile", "TILES_16BIT") if kernel == "d_gemm" else {})
+    if spec.get("table"):   # the geometry starts from a row of the tile table
+        local.update(table_row(lines, "Tile", spec["table"]))
     for line in fold_ifs("\n".join(lines[first:last + 1]), env).split("\n"):   # the branches the step takes
         code = re.sub(r"/\*.*?\*/", "", line).strip()
         match = re.match(r"(?:bool |int |constexpr bool |constexpr int )?((?:tile\.|row\.)?\w+) = (.*);$", code)
@@ -450,11 +452,14 @@ def body_lines(text, indent):
     return "\n".join(line[4:] if line.startswith(" " * 4) else line.lstrip() for line in lines)
 
 
+IF = re.compile(r"(?m)^([ \t]*)(?:\}\s*else\s+)?if\s*\(")
+
+
 def fold_ifs(text, env):
     """Replace every `if` with a known condition by the branch taken."""
     pos = 0
     while True:
-        match = re.compile(r"(?m)^([ \t]*)(?:\}\s*else\s+)?if\s*\(").search(text, pos)
+        match = IF.search(text, pos)
         if not match:
             return text
         start = match.start()
@@ -480,9 +485,6 @@ def fold_ifs(text, env):
         else:
             kept = text[then_end + else_match.end():else_end] if else_match else ""
         kept = kept.strip()
-        # a trailing comment on the `else` or `if` line stays with the branch it describes
-        if kept.startswith("/*") and not kept.startswith("{"):
-            pass
         if kept.startswith("if"):
             replacement = " " * indent + kept
         elif kept:
@@ -497,13 +499,10 @@ def fold_ifs(text, env):
             else_end = line_end if line_end >= 0 else len(text)
         if replacement:
             text = text[:start] + replacement + text[else_end:]
-            pos = start   # fold what the branch holds, too
         else:
             after = else_end + 1 if text[else_end:else_end + 1] == "\n" else else_end
             text = text[:start] + text[after:]
-            pos = start
-        if value is not None:
-            continue
+        pos = start   # fold what the branch holds, too
 
 
 def condition_start(text, question):
@@ -667,6 +666,11 @@ def view(md_path, kernel, step, show, called_only=False, numbers=False):
     return out
 
 
+def indentation(line):
+    """A line's indentation; 4 for a blank line or a lone brace."""
+    return len(line) - len(line.lstrip()) if line.strip() not in ("}", "{", "") else 4
+
+
 def elide(lines, new, context, step):
     """Only the lines near a new one; each run left out becomes one comment. Returns (lines, new)."""
     keep = set()
@@ -697,13 +701,17 @@ def elide(lines, new, context, step):
             out.append("")
             i = j
             continue
-        def indent(line):
-            return len(line) - len(line.lstrip()) if line.strip() not in ("}", "{", "") else 4
         previous = next((line for line in reversed(out) if line.strip()), "")
         following = lines[j - 1] if j <= len(lines) else ""
-        out.append(" " * max(4, min(indent(previous), indent(following))) + "/* ... as in step %d ... */" % (step - 1))
+        out.append(" " * max(4, min(indentation(previous), indentation(following)))
+                   + "/* ... as in step %d ... */" % (step - 1))
         i = j
     return out, [renumber[n] for n in new]
+
+
+def block_attributes(info):
+    """The attributes of a {.step kernel=... step=... show="..."} block's info string, as a dict."""
+    return {key: quoted or bare for key, quoted, bare in re.findall(r'(\w+)=(?:"([^"]*)"|([^\s}]+))', info)}
 
 
 def changed_lines(before, after):

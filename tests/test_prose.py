@@ -117,7 +117,7 @@ def expand_step(info):
     import sys
     sys.path.insert(0, os.path.join(ROOT, "docs"))
     import step_code
-    attributes = {k: a or b for k, a, b in re.findall(r'(\w+)=(?:"([^"]*)"|(\S+))', info)}
+    attributes = step_code.block_attributes(info)
     lines = step_code.view(os.path.join(ROOT, "gemm.md"), attributes["kernel"], int(attributes["step"]),
                            attributes["show"].split(), numbers="numbers" in attributes)
     return "\n".join(lines)

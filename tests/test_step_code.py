@@ -34,8 +34,7 @@ def step_blocks(path=GEMM_MD):
             line = line.rstrip("\n")
             match = STEP_BLOCK.match(line)
             if match and not fence:
-                attributes = {k: a or b for k, a, b in re.findall(r'(\w+)=(?:"([^"]*)"|(\S+))', match.group(1))}
-                out.append((number, heading, attributes))
+                out.append((number, heading, step_code.block_attributes(match.group(1))))
             if line.startswith("```"):
                 fence = not fence
             elif not fence and re.match(r"#{2,3} ", line):
