@@ -97,7 +97,7 @@ NVCCFLAGS := -O3 -std=c++17 -lineinfo --threads 0 -Xcompiler -Wall,-Wextra \
              -Xptxas -suppress-async-bulk-multicast-advisory-warning $(GENCODE) $(CONFIG)
 LDLIBS := -lcublas
 
-.PHONY: all run test gpu-test bench steps clean print-nvccflags print-gencode
+.PHONY: all run test gpu-test bench steps suite clean print-nvccflags print-gencode
 all: $(BIN)
 
 out/gemm.cu: gemm.md tangle.py
@@ -142,6 +142,9 @@ bench: out/gemm.cu   # bench.py also draws the plot (docs/bench/plot.py)
 steps: out/gemm.cu   # STEPS_ARGS: see python3 docs/bench/steps.py --help (--types, --sizes, --budget, --make-arg)
 	$(PYTHON) docs/bench/steps.py $(STEPS_ARGS)
 
+suite: out/gemm.cu   # SUITE_ARGS: see python3 docs/bench/suite.py --help (--types, --list, --table, --plot)
+	$(PYTHON) docs/bench/suite.py $(SUITE_ARGS)
+
 print-nvccflags:
 	@echo $(NVCCFLAGS)
 
@@ -149,6 +152,6 @@ print-gencode:
 	@echo $(GENCODE)
 
 clean:
-	rm -rf out/gemm out/*.flags out/cfg out/gpu-test out/bench out/screenshots out/*.tmp
+	rm -rf out/gemm out/*.flags out/cfg out/gpu-test out/bench out/suite out/screenshots out/*.tmp
 
 include docs/html.mk
