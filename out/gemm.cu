@@ -36,7 +36,7 @@
  *   Matrices in memory                layouts, padding, Shape, element_index
  *   The naive kernel                  d_gemm_naive and its helpers
  *   How fast can the tensor cores go? d_peak
- *   d_gemm: the tiled kernel          Tile, prepared operands, slabs, copies, steps 1 to 7, tile_table
+ *   d_gemm: the tiled kernel          Tile, slabs, copies, steps 1 to 7, d_transpose, d_round_tf32, tile_table
  *   Verification                      the references, the error bound, the comparison
  *   The harness                       options, inputs, the GPU, timing, launches, cuBLAS, .npy, the report,
  *                                     run_gemm in phases, run_peak
@@ -3244,7 +3244,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 5119 "gemm.md"
+#line 5118 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed. 32 x 8 threads per block, a 32 x 32 tile each (the last
    ones cut at the edges: f64's padded K is a multiple of 16). */
@@ -3279,7 +3279,7 @@ static bool hopper_prepares(int operand)   /* the problem's A or B, whichever ro
 {
     return (operand == 0) != HOPPER_SWAP ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 5164 "gemm.md"
+#line 5163 "gemm.md"
 #if IS_INTEGER
 #define HOPPER_WHOLE TRANSPOSE_COLS   /* int8 operands are transposed in tiles this wide along M or N */
 #else
@@ -3329,7 +3329,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, b, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 5221 "gemm.md"
+#line 5220 "gemm.md"
 static TileGeometry hopper_geometry(int step)
 {
     HopperTile hopper = hopper_tile(step);
@@ -3370,7 +3370,7 @@ static const void *hopper_pieces_kernel(int kind)
     return kind == HOPPER_SHORT ? (const void *)d_gemm_hopper<HOPPER_SHORT_BUILT, true>
                                 : (const void *)d_gemm_hopper<HOPPER_LAST, true>;
 }
-#line 5271 "gemm.md"
+#line 5270 "gemm.md"
 /* Which d_gemm_hopper a run launches: the step its --kernel names, except that --kernel=hopper for F16_IN_OUT
    takes HOPPER_SHORT's 128 x 256 tiles where the 256 x 256 ones would leave more of their last round of tiles
    idle than they gain. A 256-row tile is twice the work of a 128-row one, 3% faster per flop
@@ -3408,7 +3408,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
                                             tile.shared_bytes));
     }
 }
-#line 5316 "gemm.md"
+#line 5315 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. */
 static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
 {
@@ -3446,7 +3446,7 @@ static void setup_hopper(Run *run)
     if (run->whole_tiles < tiles)   /* step 6: two slots per cluster, one block tile per block each */
         CHECK_CUDA(cudaMalloc(&run->slots, (size_t)2 * fit * tile.cluster * tile.block_m * tile.block_n * sizeof(accum_t)));
 }
-#line 5361 "gemm.md"
+#line 5360 "gemm.md"
 
 static void launch_hopper(const Run *run)
 {
@@ -3478,7 +3478,7 @@ static void launch_hopper(const Run *run)
                                                       run->grid_clusters);
     CHECK_LAUNCH();
 }
-#line 5414 "gemm.md"
+#line 5413 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -3531,7 +3531,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 5472 "gemm.md"
+#line 5471 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -3568,7 +3568,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 5678 "gemm.md"
+#line 5677 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
