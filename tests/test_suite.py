@@ -6,11 +6,14 @@
   models, small squares, ragged sizes, large K, the prefill shapes, and every shape of the issue's
   table; each shape is one the program accepts.
 * The table and the targets are computed from a CSV, and a row that failed verification stops them.
+* Below M = 512 the shapes are also shown in TB/s, from the bytes of A, B and C at each type pair's
+  element sizes, which must be those of the type-pair table in gemm.md.
 """
 
 import csv
 import math
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -140,6 +143,39 @@ class Table(unittest.TestCase):
         with self.assertRaises(SystemExit) as stop:
             suite.table(self.path)
         self.assertIn("128x8192x8192", str(stop.exception))
+
+    def test_bandwidth_of_the_memory_bound_shapes(self):
+        skinny, square = (128, 8192, 8192), (1024, 1024, 1024)
+        write_csv(self.path, [row("F16_IN_F32_OUT", skinny, 360, 500), row("F16_IN_F32_OUT", square, 400, 500),
+                              row("I8_IN_I32_OUT", skinny, 720, 1000)])
+        lines = suite.bandwidth_table(self.path)
+        self.assertEqual(lines[0], "| M × N × K | layer | F16_IN_F32_OUT | I8_IN_I32_OUT |")
+        shown = [line.split(" | ")[0][2:] for line in lines[2:]]
+        self.assertEqual(shown, ["%d × %d × %d" % s for s in shapes() if s[0] < 512])
+        # fp16: 2 bytes of A and B, 4 of C; 2 M N K flops at 360 TFLOP/s
+        fp16 = (2 * (128 * 8192 + 8192 * 8192) + 4 * 128 * 8192) / (2 * 128 * 8192 * 8192 / 360e12) / 1e12
+        int8 = (1 * (128 * 8192 + 8192 * 8192) + 4 * 128 * 8192) / (2 * 128 * 8192 * 8192 / 720e12) / 1e12
+        line = [l for l in lines if l.startswith("| 128 × 8192 × 8192 |")][0]
+        self.assertEqual(line, "| 128 × 8192 × 8192 | 70B attention out | %.2f / %.2f | %.2f / %.2f |"
+                         % (fp16, fp16 * 500 / 360, int8, int8 * 1000 / 720))
+        self.assertFalse(any(l.startswith("| 1024 × 1024 × 1024 |") for l in lines))
+
+    def test_a_failed_row_stops_the_bandwidth_table(self):
+        write_csv(self.path, [row("F16_IN_F32_OUT", (64, 4096, 4096), 10, 100, result="fail")])
+        with self.assertRaises(SystemExit):
+            suite.bandwidth_table(self.path)
+
+
+class ElementBytes(unittest.TestCase):
+    SIZES = {"half": 2, "float": 4, "unsigned char": 1, "signed char": 1, "__nv_bfloat16": 2, "float as tf32": 4,
+             "double": 8, "int": 4}
+
+    def test_the_sizes_are_the_type_pair_tables(self):
+        with open(os.path.join(ROOT, "gemm.md"), encoding="utf-8") as handle:
+            rows = re.findall(r"^\| `(\w+)`\s*\| `([^|]*?)`(?: as tf32)?\s*\| `(\w+)`", handle.read(), re.M)
+        table = {name: (self.SIZES[operand], self.SIZES[result]) for name, operand, result in rows}
+        self.assertEqual(set(table), set(suite.TYPE_PAIRS))
+        self.assertEqual(table, suite.ELEMENT_BYTES)
 
 
 if __name__ == "__main__":

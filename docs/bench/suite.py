@@ -14,8 +14,13 @@ transposed is how torch.nn.Linear stores a weight (N x K): the suite's targets a
 
   python3 docs/bench/suite.py --list            the plan, one run a line (no GPU needed)
   python3 docs/bench/suite.py [--types all]     measure (default: fp16, bf16, tf32, int8)
-  python3 docs/bench/suite.py --table CSV       the page's table: d_gemm_hopper / cuBLAS per shape
+  python3 docs/bench/suite.py --table CSV       the page's tables: d_gemm_hopper / cuBLAS per shape, and
+                                                TB/s for M below 512
   python3 docs/bench/suite.py --plot CSV SVG    the figure (matplotlib)
+
+Below M = 512 a product is bound by reading B once from memory, not by the tensor cores, so for those
+shapes the CSV and the second table also give TB/s: the bytes of A, B and C, each once, over the median
+time, to judge against the GPU's memory bandwidth (3.35 TB/s on the H100 SXM, NVIDIA's datasheet).
 
 The shapes of the model layers are public configurations: Llama 3 8B (hidden 4096, MLP 14336, eight
 key-value heads of 128: 1024) and Llama 3 70B (hidden 8192, MLP 28672). Standard library only, but
@@ -72,9 +77,13 @@ TARGET_TYPES = ("F16_IN_F32_OUT", "BF16_IN_F32_OUT", "TF32_IN_F32_OUT", "I8_IN_I
 LAYOUTS = (1, 0)           # TRANSPOSE_B: as nn.Linear stores it first
 KERNELS = ("hopper", "fast")
 TARGET_MEAN, TARGET_FLOOR, FLOOR_FROM_M = 1.00, 0.90, 64   # issue 32: geometric mean, worst with M >= 64
+MEMORY_BOUND_BELOW_M = 512   # below it, judge in TB/s: reading B once bounds the time
+# Bytes of one element of A and B, and of C, per type pair (the table of type pairs in gemm.md).
+ELEMENT_BYTES = {"F16_IN_F32_OUT": (2, 4), "F16_IN_OUT": (2, 2), "U8_IN_I32_OUT": (1, 4), "I8_IN_I32_OUT": (1, 4),
+                 "BF16_IN_F32_OUT": (2, 4), "TF32_IN_F32_OUT": (4, 4), "F64_IN_OUT": (8, 8)}
 FIELDS = ("gpu", "cc", "sms", "driver", "cuda", "date", "type", "transpose_a", "transpose_b", "group", "layer",
           "m", "n", "k", "kernel", "median_ms", "min_ms", "rate", "unit", "result", "verify", "tile", "split_tiles",
-          "cublas_rate", "ratio", "note")
+          "cublas_rate", "ratio", "tbs", "cublas_tbs", "note")
 TIMEOUT_RUN = 900
 TIMEOUT_BUILD = 400
 
@@ -92,6 +101,17 @@ def config_name(type_pair, tb):
 
 def geometric_mean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
+
+
+def memory_bytes(type_pair, m, n, k):
+    """The bytes a product must move at least: A, B and C, each once."""
+    operand, result = ELEMENT_BYTES[type_pair]
+    return operand * (m * k + n * k) + result * m * n
+
+
+def terabytes_per_second(type_pair, m, n, k, rate):
+    """TB/s of a run at `rate` TFLOP/s (TOP/s): its memory_bytes over its time, 2 m n k / rate."""
+    return memory_bytes(type_pair, m, n, k) * rate / (2.0 * m * n * k)
 
 
 def read_rows(path):
@@ -142,6 +162,26 @@ def table(path, tb="1"):
     lines.append("| geometric mean | | " + " | ".join("%.2f" % stats[t][0] for t in types) + " |")
     lines.append("| worst, M ≥ %d | | " % FLOOR_FROM_M +
                  " | ".join("%.2f" % stats[t][1][0] if stats[t][1][0] else "—" for t in types) + " |")
+    return lines
+
+
+def bandwidth_table(path, tb="1"):
+    """The shapes with M below MEMORY_BOUND_BELOW_M, in TB/s: d_gemm_hopper / cuBLAS per type pair."""
+    rows = [r for r in read_rows(path) if r["kernel"] == "hopper" and str(r["transpose_b"]) == tb]
+    ratios(rows, tb)   # a row that failed verification stops this table too
+    types = [t for t in TYPE_PAIRS if any(r["type"] == t for r in rows)]
+    lookup = {}
+    for r in rows:
+        m, n, k = int(r["m"]), int(r["n"]), int(r["k"])
+        rate, cublas = to_float(r["rate"]), to_float(r["cublas_rate"])
+        if rate and cublas:
+            lookup[(r["type"], (m, n, k))] = "%.2f / %.2f" % (terabytes_per_second(r["type"], m, n, k, rate),
+                                                              terabytes_per_second(r["type"], m, n, k, cublas))
+    lines = ["| M × N × K | layer | " + " | ".join(types) + " |", "|---|---|" + "---:|" * len(types)]
+    for group, m, n, k, layer in SUITE:
+        if m < MEMORY_BOUND_BELOW_M:
+            cells = [lookup.get((t, (m, n, k)), "—") for t in types]
+            lines.append("| %d × %d × %d | %s | %s |" % (m, n, k, layer or group, " | ".join(cells)))
     return lines
 
 
@@ -212,12 +252,15 @@ class Suite:
                         "m": m, "n": n, "k": k, "kernel": kernel})
             for key in ("median_ms", "min_ms", "rate", "unit", "result", "verify", "tile", "split_tiles"):
                 row[key] = kv.get(key, "")
+            if to_float(kv.get("rate")):
+                row["tbs"] = "%.3f" % terabytes_per_second(type_pair, m, n, k, to_float(kv["rate"]))
             if not kv:
                 row["result"], row["note"] = "error", "no kv line (exit %s: %s)" % (rc, first_line(stderr))
             self.rows.append(row)
             if kernel == "hopper" and to_float(kv.get("cublas_rate")):
                 row["cublas_rate"] = kv["cublas_rate"]
                 row["ratio"] = "%.3f" % (to_float(kv["rate"]) / to_float(kv["cublas_rate"]))
+                row["cublas_tbs"] = "%.3f" % terabytes_per_second(type_pair, m, n, k, to_float(kv["cublas_rate"]))
         if rc not in (0,):
             self.problems.append("%s B%d --kernel=%s: exit %s: %s" % (type_pair, tb, kernel, rc, first_line(stderr)))
 
@@ -293,6 +336,8 @@ def main(argv=None):
         parser.error("--types: all, or from %s" % ",".join(TYPE_PAIRS))
     if args.table:
         print("\n".join(table(args.table)))
+        print("\nTB/s (A, B and C each once), d_gemm_hopper / cuBLAS, M below %d:\n" % MEMORY_BOUND_BELOW_M)
+        print("\n".join(bandwidth_table(args.table)))
         return 0
     if args.plot:
         plot(*args.plot)
