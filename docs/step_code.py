@@ -234,13 +234,26 @@ def macro_values(lines, env):
 
 def find_function(lines, name):
     """(first, last) line indices of the definition of `name`, with its template line and the comment above it."""
-    head = re.compile(r"^(?![ \t#/*]).*(?<![\w.])%s\s*\(" % re.escape(name))
+    head = re.compile(r"(?<![\w.])%s\s*\(" % re.escape(name))
+
+    def declares(line):   # the name at the top of a declarator, not a call inside another's parameters
+        if re.match(r"[ \t#/*]", line):
+            return False
+        for match in head.finditer(line):
+            before = line[:match.start()]
+            if before.count("(") == before.count(")") and before.count("[") == before.count("]"):
+                return True
+        return False
+
+    def ends_statement(line):   # a prototype or a statement, with or without a comment after it
+        return re.sub(r"/\*.*?\*/\s*$", "", line).rstrip().endswith(";")
+
     for i, line in enumerate(lines):
-        if not head.match(line) or line.rstrip().endswith(";"):
+        if not declares(line) or ends_statement(line):
             continue
         j = i
         while j < len(lines) and lines[j] != "{":
-            if lines[j].rstrip().endswith(";"):
+            if ends_statement(lines[j]):
                 break
             j += 1
         if j == len(lines) or lines[j] != "{":
@@ -251,10 +264,12 @@ def find_function(lines, name):
         first = i
         while first > 0 and (lines[first - 1].startswith("template") or lines[first - 1].startswith("__global__")):
             first -= 1
-        if first > 0 and lines[first - 1].rstrip().endswith("*/"):
-            while first > 0 and not lines[first - 1].startswith("/*"):
-                first -= 1
-            first -= 1
+        above = first - 1   # a comment block right above, whose continuation lines are indented
+        if above >= 0 and lines[above].rstrip().endswith("*/"):
+            while above > 0 and not lines[above].startswith("/*") and lines[above].startswith(" "):
+                above -= 1
+            if lines[above].startswith("/*"):
+                first = above
         return first, end
     raise StepError("no definition of %s in the source" % name)
 

@@ -409,16 +409,16 @@ __host__ __device__ constexpr size_t b_index(int kk, int j, int ld)
     return element_index(TRANSPOSE_B, kk, j, ld);
 }
 /* ==== The naive kernel: one warp per output tile ==== */
-#line 796 "gemm.md"
+#line 797 "gemm.md"
 typedef wmma::fragment<wmma::matrix_a, FRAG_M, FRAG_N, FRAG_K, frag_t, layout_a> fragment_a;
 typedef wmma::fragment<wmma::matrix_b, FRAG_M, FRAG_N, FRAG_K, frag_t, layout_b> fragment_b;
 typedef wmma::fragment<wmma::accumulator, FRAG_M, FRAG_N, FRAG_K, accum_t> fragment_c;
-#line 809 "gemm.md"
+#line 810 "gemm.md"
 #define FRAG_ROW_A (TRANSPOSE_A ? FRAG_M : FRAG_K)
 #define FRAG_ROWS_A (TRANSPOSE_A ? FRAG_K : FRAG_M)
 #define FRAG_ROW_B (TRANSPOSE_B ? FRAG_K : FRAG_N)
 #define FRAG_ROWS_B (TRANSPOSE_B ? FRAG_N : FRAG_K)
-#line 825 "gemm.md"
+#line 826 "gemm.md"
 /* Smallest leading dimension (in elements) that holds `cols` and is a multiple of 32 bytes. */
 #define ALIGNED_LD(cols, type) ROUND_UP((cols), 32 / sizeof(type))
 
@@ -437,7 +437,7 @@ __device__ static inline void load_fragment(Fragment &fragment, const input_t *s
         __syncwarp();   /* every lane has its copy before the buffer is reused */
     }
 }
-#line 850 "gemm.md"
+#line 851 "gemm.md"
 template <typename Fragment>
 __device__ static inline void round_fragment(Fragment &fragment)
 {
@@ -448,7 +448,7 @@ __device__ static inline void round_fragment(Fragment &fragment)
     (void)fragment;
 #endif
 }
-#line 883 "gemm.md"
+#line 884 "gemm.md"
 #define ACCUM_ZERO ACCUM_FROM_FLOAT(0.0f)
 
 __device__ static inline float scale_accumulator(float alpha, float acc, float beta, float old)
@@ -470,7 +470,7 @@ __device__ static inline int scale_accumulator(int alpha, int acc, int beta, int
 {
     return (int)((unsigned)alpha * (unsigned)acc + (unsigned)beta * (unsigned)old);   /* modulo 2^32 */
 }
-#line 915 "gemm.md"
+#line 916 "gemm.md"
 #define NAIVE_WARPS 4
 #define STAGED_A_ELEMS (FRAG_ROWS_A * ALIGNED_LD(FRAG_ROW_A, input_t))
 #define STAGED_B_ELEMS (FRAG_ROWS_B * ALIGNED_LD(FRAG_ROW_B, input_t))
@@ -513,7 +513,7 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
     }
 }
 /* ==== How fast can the tensor cores go? ==== */
-#line 972 "gemm.md"
+#line 973 "gemm.md"
 #define PEAK_CHAINS 8
 #define PEAK_WARPS 8
 #define PEAK_LD 64   /* elements per row of the peak operands: a multiple of 16 bytes for every type */
@@ -543,7 +543,7 @@ d_peak(const input_t *a, const input_t *b, accum_t *c, int iterations)
     wmma::store_matrix_sync(c + (size_t)warp * FRAG_M * FRAG_N, acc[0], FRAG_N, wmma::mem_row_major);
 }
 /* ==== d_gemm: the tiled kernel ==== */
-#line 1041 "gemm.md"
+#line 1042 "gemm.md"
 /* The steps of d_gemm, in the order this chapter teaches them; each is the one before plus one mechanism. */
 enum {
     STEP_SHARED_TILE = 1,   /* block tiles in shared memory, one fragment per warp */
@@ -556,7 +556,7 @@ enum {
     LAST_STEP = STEP_ROW_STORES
 };
 #define GROUP_ROWS 8        /* step 6: rows of block tiles per group */
-#line 1077 "gemm.md"
+#line 1078 "gemm.md"
 /* One tile configuration: a row of tile_table (Tile sizes per GPU, after the steps). */
 typedef struct {
     int family;                     /* which type pairs it is for (tile_family) */
@@ -571,7 +571,7 @@ typedef struct {
 
 __host__ __device__ constexpr Tile tile_row(int index);   /* defined with the table */
 __host__ __device__ constexpr int tile_count(void);       /* rows of this type pair */
-#line 1122 "gemm.md"
+#line 1123 "gemm.md"
 #define TILE_TRANSPOSE_A (IS_INTEGER ? 0 : TRANSPOSE_A)   /* int8: A as M x K */
 #define TILE_TRANSPOSE_B (IS_INTEGER ? 1 : TRANSPOSE_B)   /* int8: B as N x K */
 #define PRETRANSPOSE_A (TILE_TRANSPOSE_A != TRANSPOSE_A)
@@ -584,7 +584,7 @@ typedef wmma::fragment<wmma::matrix_a, FRAG_M, FRAG_N, FRAG_K, frag_t, Layout<TI
 typedef wmma::fragment<wmma::matrix_b, FRAG_M, FRAG_N, FRAG_K, frag_t, Layout<TILE_TRANSPOSE_B>::type> tile_fragment_b;
 #define TILE_FRAG_ROW_A (TILE_TRANSPOSE_A ? FRAG_M : FRAG_K)   /* a fragment's extent along a stored row */
 #define TILE_FRAG_ROW_B (TILE_TRANSPOSE_B ? FRAG_K : FRAG_N)
-#line 1162 "gemm.md"
+#line 1163 "gemm.md"
 /* Offset of element (row, col) of a slab `rows` high, cut into panels `panel` elements wide with rows
    `ld` apart. */
 __host__ __device__ constexpr int tile_offset(int row, int col, int rows, int panel, int ld)
@@ -635,54 +635,10 @@ typedef struct {
     int group_rows;                                   /* step 6: GROUP_ROWS; before it 1, row by row */
 } TileGeometry;
 
-/* Row `index` of the tile table as step `step` of the kernel uses it (d_gemm itself: LAST_STEP). */
-__host__ __device__ constexpr TileGeometry tile_geometry(int index, int step = LAST_STEP)
-{
-    Tile row = tile_row(index);
-    if (step < STEP_WARP_TILE) {   /* one fragment per warp */
-        row.block_m = row.warps_m * FRAG_M;
-        row.block_n = row.warps_n * FRAG_N;
-    }
-    if (step < STEP_PIPELINE) {    /* one buffer, filled while every warp waits */
-        row.stages = 1;
-        row.in_flight = 0;
-    }
-    if (step < STEP_COPY_ENGINE) { /* every block on its own, copied by its threads */
-        row.cluster = 1;
-        row.b_threads = 0;
-    }
-    TileGeometry tile = {};
-    tile.pipelined = step >= STEP_PIPELINE;
-    tile.copy_engine = step >= STEP_COPY_ENGINE;
-    tile.group_rows = step >= STEP_BLOCK_ORDER ? GROUP_ROWS : 1;
-    tile.row_stores = step >= STEP_ROW_STORES;
-    tile.block_m = row.block_m;
-    tile.block_n = row.block_n;
-    tile.block_k = row.block_k;
-    tile.warps_n = row.warps_n;
-    tile.stages = row.stages;
-    tile.in_flight = row.in_flight;
-    tile.cluster = row.cluster;
-    tile.threads = row.warps_m * row.warps_n * 32;
-    tile.warp_tile_m = row.block_m / row.warps_m;
-    tile.warp_tile_n = row.block_n / row.warps_n;
-    tile.frags_m = tile.warp_tile_m / FRAG_M;
-    tile.frags_n = tile.warp_tile_n / FRAG_N;
-    bool padded = step >= STEP_PADDING;
-    tile.a = TILE_TRANSPOSE_A ? make_slab(row.block_k, row.block_m, TILE_FRAG_ROW_A, row.cluster, padded)
-                              : make_slab(row.block_m, row.block_k, TILE_FRAG_ROW_A, row.cluster, padded);
-    tile.b = TILE_TRANSPOSE_B ? make_slab(row.block_n, row.block_k, TILE_FRAG_ROW_B, 1, padded)
-                              : make_slab(row.block_k, row.block_n, TILE_FRAG_ROW_B, 1, padded);
-    tile.staging_ld = FRAG_N + 16 / (int)sizeof(accum_t);
-    tile.staging_warp_elems = tile.frags_n * FRAG_M * tile.staging_ld;
-    int pipeline = row.stages * (tile.a.elems + tile.b.elems) * (int)sizeof(input_t);
-    int staging = row.warps_m * row.warps_n * tile.staging_warp_elems * (int)sizeof(accum_t);
-    tile.barrier_offset = pipeline > staging ? pipeline : staging;
-    tile.b_by_threads = row.b_threads && TILE_TRANSPOSE_B;
-    tile.shared_bytes = tile.barrier_offset + (tile.b_by_threads ? 3 : 2) * row.stages * (int)sizeof(unsigned long long);
-    return tile;
-}
-#line 1281 "gemm.md"
+/* Row `index` of the tile table as step `step` of the kernel uses it (d_gemm itself: LAST_STEP); defined
+   with the kernel, assembled. */
+__host__ __device__ constexpr TileGeometry tile_geometry(int index, int step = LAST_STEP);
+#line 1237 "gemm.md"
 /* The 32-bit shared-memory address that PTX instructions naming .shared take. */
 __device__ static inline unsigned shared_address(const void *pointer)
 {
@@ -709,7 +665,7 @@ __device__ static inline void copy_chunk(void *shared_destination, const void *g
     else
         *(uint2 *)shared_destination = *(const uint2 *)global_source;
 }
-#line 1318 "gemm.md"
+#line 1274 "gemm.md"
 /* Elements per copy: 16 bytes, or the whole row of a panel narrower than that. */
 __host__ __device__ constexpr int chunk_elems(int panel)
 {
@@ -734,7 +690,7 @@ __device__ static inline CopyPlan copy_plan(const input_t *operand, int ld, Slab
     CopyPlan plan = {operand + (size_t)row * ld + col, ld, tile_offset(row, col, slab.rows, slab.panel, slab.ld), row};
     return plan;
 }
-#line 1348 "gemm.md"
+#line 1304 "gemm.md"
 /* source and destination point at this thread's first chunk of the slab, which is in row `row`. */
 template <int THREADS, int ROWS, int COLS, int PANEL, int LD, bool ASYNC>
 __device__ static inline void copy_slab(input_t *destination, const input_t *source, int ld, int row)
@@ -777,7 +733,7 @@ __device__ static inline void load_stage(input_t *a_tile, input_t *b_tile, const
         b_tile + b_plan->offset, b_plan->source + element_index(TILE_TRANSPOSE_B, k0, 0, b_plan->ld), b_plan->ld,
         b_plan->row);
 }
-#line 1410 "gemm.md"
+#line 1366 "gemm.md"
 /* The wmma.load instruction for a matrix ("a" or "b") in a layout ("row" or "col"), from shared memory. */
 #define PTX_LOAD(matrix, layout) "wmma.load." matrix ".sync.aligned." layout "." PTX_SHAPE ".shared." PTX_TYPE
 
@@ -826,7 +782,7 @@ __device__ static inline void load_shared_b(tile_fragment_b &fragment, const inp
     wmma::load_matrix_sync(fragment, pointer, ldm);
 #endif
 }
-#line 1469 "gemm.md"
+#line 1425 "gemm.md"
 template <int TILE, int STEP>
 __device__ static inline void multiply_stage(fragment_c (&acc)[tile_geometry(TILE, STEP).frags_m][tile_geometry(TILE, STEP).frags_n],
                                              const input_t *a_tile, const input_t *b_tile, int warp_row, int warp_col)
@@ -849,7 +805,7 @@ __device__ static inline void multiply_stage(fragment_c (&acc)[tile_geometry(TIL
                 wmma::mma_sync(acc[i][j], a_frag[i], b_frag[j], acc[i][j]);
     }
 }
-#line 1547 "gemm.md"
+#line 1503 "gemm.md"
 __device__ static inline void barrier_init(unsigned long long *barrier, unsigned count)
 {
 #if __CUDA_ARCH__ >= 800
@@ -864,7 +820,7 @@ __device__ static inline void barrier_arrive_on_copies(unsigned long long *barri
     asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(shared_address(barrier)) : "memory");
 #endif
 }
-#line 1568 "gemm.md"
+#line 1524 "gemm.md"
 /* One arrival on the barrier at this offset in every block of the cluster (before sm_90: in this block). */
 __device__ static inline void barrier_arrive(unsigned long long *barrier, int cluster)
 {
@@ -877,7 +833,7 @@ __device__ static inline void barrier_arrive(unsigned long long *barrier, int cl
     asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(shared_address(barrier)) : "memory");
 #endif
 }
-#line 1586 "gemm.md"
+#line 1542 "gemm.md"
 /* Waits until phase number `use` of the barrier has completed. */
 #if __CUDA_ARCH__ >= 900
 #define BARRIER_TEST "mbarrier.try_wait.parity.shared::cta.b64"
@@ -896,7 +852,7 @@ __device__ static inline void barrier_wait(unsigned long long *barrier, int use)
     __syncthreads();
 #endif
 }
-#line 1685 "gemm.md"
+#line 1641 "gemm.md"
 #if __CUDA_ARCH__ >= 900
 #define USE_TMA 1   /* slabs by the copy engine, A shared by the cluster */
 #else
@@ -939,7 +895,7 @@ __device__ static inline unsigned cluster_rank(void)
 #endif
     return rank;
 }
-#line 1747 "gemm.md"
+#line 1704 "gemm.md"
 #define OVER_READ 16   /* bytes a box's rows read past their panel, into the padding: allocated past each operand */
 
 /* Copies a box of the tensor to shared memory, to the same offset in every block of mask (0: this block
@@ -991,7 +947,7 @@ __device__ static inline void load_stage_tensor(input_t *a_tile, input_t *b_tile
     if (with_b)
         copy_tensor(b_tile, b_map, b_row, b_panel, full, 0);
 }
-#line 1819 "gemm.md"
+#line 1776 "gemm.md"
 /* Block `block` of the grid takes block tile (block_row, block_col) of a blocks_m x blocks_n grid of them,
    in groups of `group_rows` rows; clusters of `cluster` blocks take neighbours along N. */
 __device__ static inline void block_position(int block, int cluster, int group_rows, int blocks_m, int blocks_n,
@@ -1004,7 +960,7 @@ __device__ static inline void block_position(int block, int cluster, int group_r
     *block_row = first_row + in_group % rows_in_group;
     *block_col = in_group / rows_in_group * cluster + block % cluster;
 }
-#line 1852 "gemm.md"
+#line 1809 "gemm.md"
 #define C_VECTOR (16 / sizeof(accum_t))   /* accumulator elements per 16 bytes */
 
 typedef union {
@@ -1056,7 +1012,7 @@ __device__ static inline void store_tile(fragment_c (&acc)[tile_geometry(TILE, S
         __syncwarp();   /* the staging area is rewritten for the next row of fragments */
     }
 }
-#line 1918 "gemm.md"
+#line 1874 "gemm.md"
 /* What the loop's producer side needs: where the slabs go, how their arrival is counted, where they come from. */
 typedef struct {
     input_t *a_tiles, *b_tiles;         /* `stages` slabs of each */
@@ -1099,7 +1055,55 @@ __device__ static inline void release_slab(unsigned long long *empty, int cluste
     if (threadIdx.x % 32 == 0)
         barrier_arrive(empty, cluster);
 }
-#line 1966 "gemm.md"
+#line 1924 "gemm.md"
+/* Row `index` of the tile table as step `step` of the kernel uses it: each mechanism on from its step. */
+__host__ __device__ constexpr TileGeometry tile_geometry(int index, int step)
+{
+    Tile row = tile_row(index);
+    if (step < STEP_WARP_TILE) {   /* one fragment per warp */
+        row.block_m = row.warps_m * FRAG_M;
+        row.block_n = row.warps_n * FRAG_N;
+    }
+    if (step < STEP_PIPELINE) {    /* one buffer, filled while every warp waits */
+        row.stages = 1;
+        row.in_flight = 0;
+    }
+    if (step < STEP_COPY_ENGINE) { /* every block on its own, copied by its threads */
+        row.cluster = 1;
+        row.b_threads = 0;
+    }
+    TileGeometry tile = {};
+    tile.pipelined = step >= STEP_PIPELINE;
+    tile.copy_engine = step >= STEP_COPY_ENGINE;
+    tile.group_rows = step >= STEP_BLOCK_ORDER ? GROUP_ROWS : 1;
+    tile.row_stores = step >= STEP_ROW_STORES;
+    tile.block_m = row.block_m;
+    tile.block_n = row.block_n;
+    tile.block_k = row.block_k;
+    tile.warps_n = row.warps_n;
+    tile.stages = row.stages;
+    tile.in_flight = row.in_flight;
+    tile.cluster = row.cluster;
+    tile.threads = row.warps_m * row.warps_n * 32;
+    tile.warp_tile_m = row.block_m / row.warps_m;
+    tile.warp_tile_n = row.block_n / row.warps_n;
+    tile.frags_m = tile.warp_tile_m / FRAG_M;
+    tile.frags_n = tile.warp_tile_n / FRAG_N;
+    bool padded = step >= STEP_PADDING;
+    tile.a = TILE_TRANSPOSE_A ? make_slab(row.block_k, row.block_m, TILE_FRAG_ROW_A, row.cluster, padded)
+                              : make_slab(row.block_m, row.block_k, TILE_FRAG_ROW_A, row.cluster, padded);
+    tile.b = TILE_TRANSPOSE_B ? make_slab(row.block_n, row.block_k, TILE_FRAG_ROW_B, 1, padded)
+                              : make_slab(row.block_k, row.block_n, TILE_FRAG_ROW_B, 1, padded);
+    tile.staging_ld = FRAG_N + 16 / (int)sizeof(accum_t);
+    tile.staging_warp_elems = tile.frags_n * FRAG_M * tile.staging_ld;
+    int pipeline = row.stages * (tile.a.elems + tile.b.elems) * (int)sizeof(input_t);
+    int staging = row.warps_m * row.warps_n * tile.staging_warp_elems * (int)sizeof(accum_t);
+    tile.barrier_offset = pipeline > staging ? pipeline : staging;
+    tile.b_by_threads = row.b_threads && TILE_TRANSPOSE_B;
+    tile.shared_bytes = tile.barrier_offset + (tile.b_by_threads ? 3 : 2) * row.stages * (int)sizeof(unsigned long long);
+    return tile;
+}
+#line 1976 "gemm.md"
 template <int TILE, int STEP>
 __global__ void __launch_bounds__(tile_geometry(TILE, STEP).threads, 1)
 d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__restrict__ c,
@@ -1154,7 +1158,7 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
             __syncthreads();   /* the barriers are ready before anyone copies or arrives */
         }
     }
-#line 2027 "gemm.md"
+#line 2037 "gemm.md"
     int k_tiles = shape.k_padded / tile.block_k;
     if (tile.pipelined) {
         for (int k_tile = -prefetch; k_tile < k_tiles; k_tile++) {
@@ -1185,7 +1189,7 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
     if (tma)
         cluster_sync();   /* the other blocks may still arrive on our barriers: stay until they are done */
 }
-#line 2075 "gemm.md"
+#line 2085 "gemm.md"
 #if IS_INTEGER
 #define TRANSPOSE_ROWS 64    /* K per tile */
 #define TRANSPOSE_COLS 128   /* M or N per tile */
@@ -1244,7 +1248,7 @@ static void transpose_on_gpu(const input_t *in, input_t *out, int rows, int cols
     CHECK_LAUNCH();
 }
 #endif
-#line 2138 "gemm.md"
+#line 2148 "gemm.md"
 #if PREROUND
 __global__ void d_round_tf32(const float *__restrict__ in, float *__restrict__ out, size_t count)
 {
@@ -1259,7 +1263,7 @@ static void round_on_gpu(const input_t *in, input_t *out, int rows, int cols)
     CHECK_LAUNCH();
 }
 #endif
-#line 2184 "gemm.md"
+#line 2194 "gemm.md"
 enum { TILES_16BIT, TILES_HALF_ACC, TILES_INT8, TILES_TF32, TILES_F64 };
 
 /* Row `row` of the table; family -1 past the end. Largest first: the host takes the first
@@ -1297,7 +1301,7 @@ __host__ __device__ constexpr int tile_family(int type_pair)
     return families[type_pair];
 }
 #define TILE_FAMILY tile_family(TYPE_PAIR)
-#line 2227 "gemm.md"
+#line 2237 "gemm.md"
 __host__ __device__ constexpr int tile_count(void)
 {
     int count = 0;
@@ -1321,7 +1325,7 @@ static_assert(TILES >= 1 && TILES <= 4, "every type pair has one to four tile co
 static_assert(tiles_suit_transposition(), "block tiles must be whole transposition tiles");
 #endif
 /* ==== Verification ==== */
-#line 2296 "gemm.md"
+#line 2306 "gemm.md"
 #define INPUT_TO_EXACT(x) (IS_INTEGER ? (exact_t)(x) : (exact_t)INPUT_TO_DOUBLE(x))
 #define ACCUM_TO_EXACT(x) (IS_INTEGER ? (exact_t)(x) : (exact_t)ACCUM_TO_DOUBLE(x))
 
@@ -1335,7 +1339,7 @@ __host__ __device__ static inline exact_t input_exact(input_t x, bool unrounded)
     (void)unrounded;
     return INPUT_TO_EXACT(x);
 }
-#line 2343 "gemm.md"
+#line 2353 "gemm.md"
 __host__ __device__ constexpr double unit_roundoff(void)
 {
     /* in TYPE_PAIR's order:  F16_IN_F32_OUT F16_IN_OUT U8   I8   BF16_IN_F32  TF32_IN_F32  F64 */
@@ -1353,7 +1357,7 @@ __host__ __device__ static inline double error_bound(double abs_products, double
 {
     return 2.0 * unit_roundoff() * (rounding_steps(k) * abs_products + abs_beta_c) + unit_roundoff() * abs_result;
 }
-#line 2379 "gemm.md"
+#line 2389 "gemm.md"
 __host__ __device__ static inline long long scale_exact(long long alpha, long long sum, long long beta,
                                                         long long old)
 {
@@ -1404,7 +1408,7 @@ __global__ void d_gemm_reference(const input_t *a, const input_t *b, const accum
         reference_element(a, b, c_in, shape, alpha, beta, unrounded, i, j,
                           &result[(size_t)i * shape.n + j], &bound[(size_t)i * shape.n + j]);
 }
-#line 2438 "gemm.md"
+#line 2448 "gemm.md"
 typedef struct {
     long long failures;
     double worst_error, worst_bound, worst_ratio;
@@ -1435,7 +1439,7 @@ static Verdict compare_results(const accum_t *c_out, const exact_t *expected, co
     return verdict;
 }
 /* ==== The harness ==== */
-#line 2506 "gemm.md"
+#line 2516 "gemm.md"
 enum { KERNEL_FAST, KERNEL_NAIVE, KERNEL_STEP1 };   /* then step2 .. step7 (step7 is fast), hopper, hopper1 .. 6 */
 enum { VERIFY_AUTO, VERIFY_CPU, VERIFY_GPU, VERIFY_OFF };
 enum { FORMAT_TEXT, FORMAT_KV, FORMAT_CSV };
@@ -1456,7 +1460,7 @@ typedef struct {
     int shared_limit;   /* bytes of shared memory per block to pretend the GPU has; 0: what it has */
     const char *shapes;   /* --shapes=FILE: one M N K a line, a run each */
 } Options;
-#line 2534 "gemm.md"
+#line 2544 "gemm.md"
 static int parse_integer(const char *text, long long low, long long high, long long *value)
 {
     char *end;
@@ -1677,7 +1681,7 @@ static void print_usage(FILE *out)
             "             4 out of memory, 5 CUDA or cuBLAS error, 6 file error\n",
             TYPE_NAME, SHAPE_NAME, TRANSPOSE_A, TRANSPOSE_B, MAX_PRINT_DIMENSION);
 }
-#line 2772 "gemm.md"
+#line 2782 "gemm.md"
 static uint64_t next_random(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
@@ -1712,7 +1716,7 @@ static void fill_accum(accum_t *x, size_t count, uint64_t seed, uint64_t stream)
     for (size_t e = 0; e < count; e++)
         x[e] = ACCUM_FROM_FLOAT(IS_INTEGER ? (float)random_int(&state, -128, 127) : (float)random_uniform(&state));
 }
-#line 2823 "gemm.md"
+#line 2833 "gemm.md"
 /* Every step of d_gemm for each tile configuration of this type pair; NULL past the last configuration, and
    for the steps before the last in a build without them (WITH_STEPS 0). */
 #define STEP_BUILT(step) (WITH_STEPS || (step) == LAST_STEP)
@@ -1805,7 +1809,7 @@ static void select_gpu(Gpu *gpu, const Options *options)
     if (shared_bytes <= (int)gpu->properties.sharedMemPerBlockOptin)
         CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
 }
-#line 2926 "gemm.md"
+#line 2936 "gemm.md"
 static void *allocate(size_t bytes, const char *what)
 {
     void *memory = malloc(bytes > 0 ? bytes : 1);
@@ -1822,7 +1826,7 @@ static void check_device_memory(double bytes_needed)
         die(EXIT_NO_MEMORY, "this run needs %.2f GiB of device memory; %.2f GiB of %.2f GiB are free",
             bytes_needed / 0x1p30, free_bytes / 0x1p30, total_bytes / 0x1p30);
 }
-#line 2953 "gemm.md"
+#line 2963 "gemm.md"
 typedef struct {
     double median_ms, min_ms;
 } Timing;
@@ -1864,7 +1868,7 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
     free(times);
     return timing;
 }
-#line 3010 "gemm.md"
+#line 3020 "gemm.md"
 typedef struct {
     Shape shape;
     int kernel;
@@ -1892,7 +1896,7 @@ static int hopper_kind(int kernel, int m, int n, int sms);   /* the step, or F16
 static TileGeometry hopper_geometry(int step);
 static void setup_hopper(Run *run);
 static void launch_hopper(const Run *run);
-#line 3043 "gemm.md"
+#line 3053 "gemm.md"
 /* A tiled operand stored as rows x ld, viewed as panels: (element of the row, row, panel), panels `panel`
    elements apart. A box is box_panels panels of box_rows rows, each row ld_shared long: past the panel it
    reads the row's next elements into the padding, up to OVER_READ bytes past the operand's end. */
@@ -1933,7 +1937,7 @@ static void make_tensor_maps(Run *run)
                     TILE_TRANSPOSE_B ? shape->k_padded : shape->n_padded, tile.b.panel, tile.b.ld, tile.b.rows,
                     tile.b.panels, CU_TENSOR_MAP_SWIZZLE_NONE);
 }
-#line 3090 "gemm.md"
+#line 3100 "gemm.md"
 /* d_gemm's operands as it reads them: int8 operands stored the other way transposed, tf32 operands rounded. */
 static void prepare_operands(const Run *run)
 {
@@ -1982,7 +1986,7 @@ static void launch_gemm(const void *context)
     }
     CHECK_LAUNCH();
 }
-#line 3152 "gemm.md"
+#line 3162 "gemm.md"
 typedef struct {
     int available;                  /* cuBLAS has no unsigned int8 GEMM */
     cudaDataType input, output;     /* of A and B, of C */
@@ -2001,7 +2005,7 @@ static const CublasTypes CUBLAS_TYPES[] = {
     {1,           CUDA_R_64F,  CUDA_R_64F, CUBLAS_COMPUTE_64F},            /* F64_IN_OUT */
 };
 #define HAS_CUBLAS (CUBLAS_TYPES[TYPE_PAIR].available)
-#line 3173 "gemm.md"
+#line 3183 "gemm.md"
 typedef struct {
     Run run;
     cublasHandle_t handle;
@@ -2021,7 +2025,7 @@ static void launch_cublas(const void *context)
                                   cublas->run.c, types.output, shape->n_padded, types.compute,
                                   CUBLAS_GEMM_DEFAULT);
 }
-#line 3205 "gemm.md"
+#line 3215 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -2048,7 +2052,7 @@ static void write_npy(const char *prefix, const char *name, const char *descr, c
         die(EXIT_IO_ERROR, "cannot write %s: %s", path, strerror(saved));
     }
 }
-#line 3238 "gemm.md"
+#line 3248 "gemm.md"
 typedef struct {
     const char *input, *accum;   /* NumPy's type strings for A and B, and for C */
     int widen;                   /* 1: NumPy has no such type; A and B are widened, exactly, to float32 */
@@ -2084,7 +2088,7 @@ static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, 
         free(widened);
     }
 }
-#line 3282 "gemm.md"
+#line 3292 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -2179,7 +2183,7 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 3384 "gemm.md"
+#line 3394 "gemm.md"
 typedef struct {
     Shape shape;
     int verify;                                          /* VERIFY_CPU, VERIFY_GPU or VERIFY_OFF */
@@ -2201,7 +2205,7 @@ static double milliseconds_since(double start)
 {
     return (seconds_now() - start) * 1e3;
 }
-#line 3411 "gemm.md"
+#line 3421 "gemm.md"
 static Shape gemm_shape(int m, int n, int k, int tile_index, int hopper)   /* hopper: Run's */
 {
     if (hopper)
@@ -2234,7 +2238,7 @@ static void plan_memory(Gemm *gemm, const Options *options, const Gpu *gpu)
                         gemm->bytes_c_padded * (gemm->use_cublas ? 2.0 : 1.0) +
                         (gemm->verify == VERIFY_GPU ? (double)gemm->count_c * (sizeof(exact_t) + sizeof(double)) : 0.0));
 }
-#line 3449 "gemm.md"
+#line 3459 "gemm.md"
 static void make_inputs(Gemm *gemm, const Options *options)
 {
     gemm->a = (input_t *)allocate(gemm->count_a * sizeof(input_t), "A");
@@ -2249,7 +2253,7 @@ static void make_inputs(Gemm *gemm, const Options *options)
         write_npy(options->dump_prefix, "C_in", NPY_ACCUM, gemm->c_in, gemm->shape.m, gemm->shape.n, sizeof(accum_t));
     }
 }
-#line 3469 "gemm.md"
+#line 3479 "gemm.md"
 static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2294,7 +2298,7 @@ static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
     CHECK_CUDA(cudaMemcpy(run->c, gemm->c_padded, gemm->bytes_c_padded, cudaMemcpyHostToDevice));
     gemm->h2d_ms = milliseconds_since(start);
 }
-#line 3520 "gemm.md"
+#line 3530 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -2327,7 +2331,7 @@ static void compute_reference(Gemm *gemm)
         reference_gpu(run, (exact_t)run->alpha, (exact_t)run->beta, gemm->expected, gemm->bound);
     gemm->reference_ms = milliseconds_since(start);
 }
-#line 3559 "gemm.md"
+#line 3569 "gemm.md"
 static void run_once_and_check(Gemm *gemm, const Options *options)
 {
     const Shape *shape = &gemm->shape;
@@ -2344,7 +2348,7 @@ static void run_once_and_check(Gemm *gemm, const Options *options)
     if (options->dump_prefix)
         write_npy(options->dump_prefix, "C_out", NPY_ACCUM, gemm->c_out, shape->m, shape->n, sizeof(accum_t));
 }
-#line 3582 "gemm.md"
+#line 3592 "gemm.md"
 static void time_kernels(Gemm *gemm, const Options *options)
 {
     const Shape *shape = &gemm->shape;
@@ -2366,7 +2370,7 @@ static void time_kernels(Gemm *gemm, const Options *options)
     CHECK_CUBLAS(cublasDestroy(cublas.handle));
     CHECK_CUDA(cudaFree(cublas.run.c));
 }
-#line 3609 "gemm.md"
+#line 3619 "gemm.md"
 #define RATE(timing, operations) ((operations) / ((timing).median_ms * 1e-3) / 1e12)
 
 /* The tile and the copy path of the kernel that ran. */
@@ -2421,7 +2425,7 @@ static void report_gemm(Report *report, const Gemm *gemm, const Options *options
     };
     report_fields(report, fields, sizeof fields / sizeof fields[0]);
 }
-#line 3670 "gemm.md"
+#line 3680 "gemm.md"
 static void print_text_report(const Report *report, const Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2473,7 +2477,7 @@ static void free_gemm(Gemm *gemm)
     for (size_t h = 0; h < sizeof host / sizeof host[0]; h++)
         free(host[h]);
 }
-#line 3726 "gemm.md"
+#line 3736 "gemm.md"
 static int run_gemm(const Options *options, const Gpu *gpu)
 {
     Gemm gemm;
@@ -2500,7 +2504,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     free_gemm(&gemm);
     return gemm.verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 3762 "gemm.md"
+#line 3772 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -2559,7 +2563,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     return 0;
 }
 /* ==== main ==== */
-#line 3831 "gemm.md"
+#line 3841 "gemm.md"
 #define MAX_SHAPES 4096
 
 /* --shapes=FILE: one "M N K" a line, blank lines and # comments skipped, each checked as the command
@@ -2609,7 +2613,7 @@ static int run_shapes(const Options *options, const Gpu *gpu, int (*shapes)[3], 
     }
     return worst;
 }
-#line 3883 "gemm.md"
+#line 3893 "gemm.md"
 static int self_test(void);   /* the appendix */
 
 int main(int argc, char **argv)
@@ -2635,7 +2639,7 @@ int main(int argc, char **argv)
     return options.shapes ? run_shapes(&options, &gpu, shapes, count) : run_gemm(&options, &gpu);
 }
 /* ==== Past WMMA: Hopper's warpgroup MMA ==== */
-#line 4169 "gemm.md"
+#line 4179 "gemm.md"
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define HOPPER_BUILT 1   /* this compilation is for sm_90a: wgmma and setmaxnreg exist */
 #else
@@ -2667,7 +2671,7 @@ __device__ static inline unsigned long long operand_descriptor(const void *start
            (unsigned long long)(leading >> 4 & 0x3FFF) << 16 |
            (unsigned long long)(stride >> 4 & 0x3FFF) << 32 | 1ull << 62;
 }
-#line 4233 "gemm.md"
+#line 4244 "gemm.md"
 enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper6 (hopper6 is --kernel=hopper's step) */
     HOPPER_ONE_CONSUMER = 1,   /* wgmma on swizzled slabs; a producer and one consumer warpgroup */
     HOPPER_TWO_CONSUMERS,      /* two consumers: twice the rows per slab of B */
@@ -2711,7 +2715,7 @@ __host__ __device__ constexpr HopperTile hopper_tile(int step = HOPPER_LAST)
     tile.shared_bytes = 1024 + tile.stages * (tile.a_bytes + tile.b_bytes) + 2 * tile.stages * 8;
     return tile;
 }
-#line 4282 "gemm.md"
+#line 4293 "gemm.md"
 __device__ static inline unsigned long long slab_descriptor(const unsigned char *slab, bool mn_major, int first,
                                                             int k_step)
 {
@@ -2722,7 +2726,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
     return operand_descriptor(slab + first * HOPPER_ROW + k_step * HOPPER_K * (int)sizeof(input_t), 16,
                               8 * HOPPER_ROW);
 }
-#line 4313 "gemm.md"
+#line 4324 "gemm.md"
 #define WGMMA_LOW "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
@@ -2781,7 +2785,7 @@ typedef double wgmma_acc_t;   /* f64: 16 rows x 64 columns of mma.sync results, 
 #define WGMMA_REGS 32
 #define WGMMA(d, a, b, scale) ((void)(a), (void)(b), (void)(scale))
 #endif
-#line 4381 "gemm.md"
+#line 4392 "gemm.md"
 #if HOPPER_BUILT
 #define HOPPER_ASM(text) asm volatile(text ::: "memory")
 #else
@@ -2808,7 +2812,7 @@ __device__ static inline void settle(float &r) { asm volatile("" : "+f"(r)::"mem
 __device__ static inline void settle(unsigned &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(int &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(double &r) { asm volatile("" : "+d"(r)::"memory"); }
-#line 4426 "gemm.md"
+#line 4437 "gemm.md"
 /* Requests the slab k_tile of an operand from row (along M or N) mn0 on, into `slab`. */
 __device__ static inline void copy_operand(void *slab, const CUtensorMap *map, bool mn_major, int mn0, int k_tile,
                                            unsigned long long *full, unsigned short mask)
@@ -2832,7 +2836,7 @@ __device__ static inline void hopper_position(int index, int rank, const Shape *
     *m0 = (row * tile.cluster + rank) * tile.block_m;
     *n0 = col * tile.block_n;
 }
-#line 4456 "gemm.md"
+#line 4467 "gemm.md"
 /* A cluster's work, one piece at a time: slabs k_begin .. k_end - 1 of tile number `tile`. A piece is a whole
    tile, except in step 6's launch for the last round ([The last round](#the-last-round)). */
 typedef struct {
@@ -2874,7 +2878,7 @@ __device__ static inline void produce(unsigned char *slabs, unsigned long long *
         }
     }
 }
-#line 4504 "gemm.md"
+#line 4515 "gemm.md"
 /* Accumulator sets per consumer thread: one per 64-row wgmma (f64: one per 16-row mma.sync of a warp's 32 rows). */
 #define HOPPER_SUBTILES(step) (HOPPER_WGMMA ? hopper_tile(step).block_m / hopper_tile(step).consumers / 64 : 2)
 #define HOPPER_RELEASERS (HOPPER_WGMMA ? 1 : 4)   /* arrivals per consumer on `empty`: one, or each warp's (f64) */
@@ -2922,7 +2926,7 @@ __device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][WG
         for (int r = 0; r < WGMMA_REGS; r++)
             settle(d[sub][r]);
 }
-#line 4557 "gemm.md"
+#line 4568 "gemm.md"
 #if HOPPER_WGMMA && !HOPPER_A_REGS
 template <int STEP>
 __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][WGMMA_REGS],
@@ -2940,7 +2944,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 4588 "gemm.md"
+#line 4599 "gemm.md"
 typedef struct __align__(2 * sizeof(accum_t)) {
     accum_t value[2];
 } AccumPair;
@@ -2996,7 +3000,7 @@ __device__ static inline void store_hopper(const wgmma_acc_t (&d)[WGMMA_REGS], a
             *destination = result;
         }
 }
-#line 4652 "gemm.md"
+#line 4663 "gemm.md"
 template <int STEP, bool PIECES = false>
 __global__ void __launch_bounds__(hopper_tile(STEP).threads, 1)
 d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t beta,
@@ -3015,7 +3019,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
         }
     fence_barrier_init();
     cluster_sync();   /* both blocks' barriers are ready before either copies */
-#line 4678 "gemm.md"
+#line 4689 "gemm.md"
     int rank = cluster_rank(), warpgroup = threadIdx.x / 128;
     if (warpgroup == tile.consumers) {
         producer_registers();
@@ -3046,7 +3050,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
     cluster_sync();   /* the other block may still copy into us or arrive on our barriers */
 #endif
 }
-#line 4797 "gemm.md"
+#line 4807 "gemm.md"
 /* The H100 SXM's dense tensor rates, TFLOP/s (TOP/s), in TYPE_PAIR's order (NVIDIA H100 datasheet). */
 static const double HOPPER_RATED[] = {989, 989, 1979, 1979, 989, 494, 67};
 
@@ -3061,7 +3065,7 @@ static int hopper_whole_tiles(int step, int tiles, int clusters, int k_padded)
     bool split = tile.split && tiles > clusters && last > 0 && 2 * last <= clusters && seconds >= 50e-6;
     return split ? tiles - last : tiles;
 }
-#line 4818 "gemm.md"
+#line 4828 "gemm.md"
 /* Where the share of `cluster` begins among a last round's `slabs`, numbered tile after tile. */
 __host__ __device__ static inline long long share_begin(int cluster, int clusters, long long slabs)
 {
@@ -3121,7 +3125,7 @@ __device__ static inline bool next_piece(int n, const Shape *shape, const LastRo
     piece->tile += last->whole;
     return found;
 }
-#line 4884 "gemm.md"
+#line 4894 "gemm.md"
 #define GATHER_PARTS 16          /* blocks per block tile of the last round */
 #define HOPPER_MAX_CLUSTERS 128   /* the most clusters a split round is dealt to */
 
@@ -3150,7 +3154,7 @@ __global__ void __launch_bounds__(256) d_gather_pieces(accum_t *__restrict__ c, 
         *element = scale_accumulator(alpha, (accum_t)sum, beta, beta != 0 ? *element : ACCUM_ZERO);
     }
 }
-#line 4971 "gemm.md"
+#line 4981 "gemm.md"
 #if !HOPPER_WGMMA || HOPPER_A_REGS
 /* The byte offset of element (mn, k) in a swizzled slab, K-major or MN-major (The swizzled layout). */
 __device__ static inline int slab_offset(bool mn_major, int mn, int k)
@@ -3175,7 +3179,7 @@ __device__ static inline void load_four(const unsigned char *slab, int mn, int t
     }
 }
 #endif
-#line 5001 "gemm.md"
+#line 5011 "gemm.md"
 #if !HOPPER_WGMMA
 #define MMA_F64(d, i, a, b)                                                                                  \
     asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "                     \
@@ -3214,7 +3218,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     }
 }
 #endif
-#line 5070 "gemm.md"
+#line 5080 "gemm.md"
 #if HOPPER_A_REGS
 /* tf32's wgmma with A from this thread's four registers a[0..3] */
 #define WGMMA_A_REGS(d, a, b, scale)                                                                       \
@@ -3244,7 +3248,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 5118 "gemm.md"
+#line 5128 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed. 32 x 8 threads per block, a 32 x 32 tile each (the last
    ones cut at the edges: f64's padded K is a multiple of 16). */
@@ -3279,7 +3283,7 @@ static bool hopper_prepares(int operand)   /* the problem's A or B, whichever ro
 {
     return (operand == 0) != HOPPER_SWAP ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 5163 "gemm.md"
+#line 5173 "gemm.md"
 #if IS_INTEGER
 #define HOPPER_WHOLE TRANSPOSE_COLS   /* int8 operands are transposed in tiles this wide along M or N */
 #else
@@ -3329,7 +3333,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, b, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 5220 "gemm.md"
+#line 5230 "gemm.md"
 static TileGeometry hopper_geometry(int step)
 {
     HopperTile hopper = hopper_tile(step);
@@ -3370,7 +3374,7 @@ static const void *hopper_pieces_kernel(int kind)
     return kind == HOPPER_SHORT ? (const void *)d_gemm_hopper<HOPPER_SHORT_BUILT, true>
                                 : (const void *)d_gemm_hopper<HOPPER_LAST, true>;
 }
-#line 5270 "gemm.md"
+#line 5280 "gemm.md"
 /* Which d_gemm_hopper a run launches: the step its --kernel names, except that --kernel=hopper for F16_IN_OUT
    takes HOPPER_SHORT's 128 x 256 tiles where the 256 x 256 ones would leave more of their last round of tiles
    idle than they gain. A 256-row tile is twice the work of a 128-row one, 3% faster per flop
@@ -3408,7 +3412,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
                                             tile.shared_bytes));
     }
 }
-#line 5315 "gemm.md"
+#line 5325 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. */
 static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
 {
@@ -3446,7 +3450,7 @@ static void setup_hopper(Run *run)
     if (run->whole_tiles < tiles)   /* step 6: two slots per cluster, one block tile per block each */
         CHECK_CUDA(cudaMalloc(&run->slots, (size_t)2 * fit * tile.cluster * tile.block_m * tile.block_n * sizeof(accum_t)));
 }
-#line 5360 "gemm.md"
+#line 5370 "gemm.md"
 
 static void launch_hopper(const Run *run)
 {
@@ -3478,7 +3482,7 @@ static void launch_hopper(const Run *run)
                                                       run->grid_clusters);
     CHECK_LAUNCH();
 }
-#line 5413 "gemm.md"
+#line 5423 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -3531,7 +3535,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 5471 "gemm.md"
+#line 5481 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -3568,7 +3572,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 5677 "gemm.md"
+#line 5687 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)

@@ -212,6 +212,19 @@ class Folding(unittest.TestCase):
         self.assertIsNone(step_code.evaluate("a && b", {"a": True}))
         self.assertEqual(step_code.evaluate("s >= 3 ? 2 : 1", {"s": 4}), 2)
 
+    def test_a_definition_is_found_past_its_prototype_and_its_uses(self):
+        lines = ["constexpr Geo geo(int index, int step = 7);   /* defined below */",
+                 "template <int T, int S>",
+                 "__device__ void use(float (&acc)[geo(T, S).m][geo(T, S).n], int k)",
+                 "{", "    geo(T, S);", "}",
+                 "/* The geometry. */",
+                 "constexpr Geo geo(int index, int step)",
+                 "{", "    return Geo{};", "}"]
+        self.assertEqual(step_code.find_function(lines, "geo"), (6, 10))
+        self.assertEqual(step_code.find_function(lines, "use"), (1, 5))
+        with self.assertRaises(step_code.StepError):
+            step_code.find_function(lines[:6], "geo")
+
     def test_changed_lines(self):
         self.assertEqual(step_code.changed_lines(["a", "b"], ["a", "c", "b"]), [2])
         self.assertEqual(step_code.ranges([1, 2, 3, 7]), "1-3,7")
