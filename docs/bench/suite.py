@@ -147,17 +147,24 @@ def summary(rows, tb="1"):
     return result, met
 
 
+def shape_rows(types, cells, below_m=None):
+    """A Markdown table with one row per shape of the suite (M below `below_m` only, if given) and one
+    column per type pair; cells[(type pair, (m, n, k))] is a cell's text, "—" where there is none."""
+    lines = ["| M × N × K | layer | " + " | ".join(types) + " |", "|---|---|" + "---:|" * len(types)]
+    for group, m, n, k, layer in SUITE:
+        if below_m is None or m < below_m:
+            row = [cells.get((t, (m, n, k)), "—") for t in types]
+            lines.append("| %d × %d × %d | %s | %s |" % (m, n, k, layer or group, " | ".join(row)))
+    return lines
+
+
 def table(path, tb="1"):
     """The page's table: one row per shape, d_gemm_hopper / cuBLAS per type pair, then the geometric mean
     and the worst with M >= 64."""
     rows = read_rows(path)
     by_type = ratios(rows, tb)
     types = [t for t in TYPE_PAIRS if t in by_type]
-    lookup = {(t, s): r for t in types for s, r in by_type[t]}
-    lines = ["| M × N × K | layer | " + " | ".join(types) + " |", "|---|---|" + "---:|" * len(types)]
-    for group, m, n, k, layer in SUITE:
-        cells = ["%.2f" % lookup[(t, (m, n, k))] if (t, (m, n, k)) in lookup else "—" for t in types]
-        lines.append("| %d × %d × %d | %s | %s |" % (m, n, k, layer or group, " | ".join(cells)))
+    lines = shape_rows(types, {(t, s): "%.2f" % r for t in types for s, r in by_type[t]})
     stats, _ = summary(rows, tb)
     lines.append("| geometric mean | | " + " | ".join("%.2f" % stats[t][0] for t in types) + " |")
     lines.append("| worst, M ≥ %d | | " % FLOOR_FROM_M +
@@ -168,21 +175,15 @@ def table(path, tb="1"):
 def bandwidth_table(path, tb="1"):
     """The shapes with M below MEMORY_BOUND_BELOW_M, in TB/s: d_gemm_hopper / cuBLAS per type pair."""
     rows = [r for r in read_rows(path) if r["kernel"] == "hopper" and str(r["transpose_b"]) == tb]
-    ratios(rows, tb)   # a row that failed verification stops this table too
-    types = [t for t in TYPE_PAIRS if any(r["type"] == t for r in rows)]
-    lookup = {}
+    by_type = ratios(rows, tb)   # a row that failed verification stops this table too
+    cells = {}
     for r in rows:
         m, n, k = int(r["m"]), int(r["n"]), int(r["k"])
         rate, cublas = to_float(r["rate"]), to_float(r["cublas_rate"])
         if rate and cublas:
-            lookup[(r["type"], (m, n, k))] = "%.2f / %.2f" % (terabytes_per_second(r["type"], m, n, k, rate),
-                                                              terabytes_per_second(r["type"], m, n, k, cublas))
-    lines = ["| M × N × K | layer | " + " | ".join(types) + " |", "|---|---|" + "---:|" * len(types)]
-    for group, m, n, k, layer in SUITE:
-        if m < MEMORY_BOUND_BELOW_M:
-            cells = [lookup.get((t, (m, n, k)), "—") for t in types]
-            lines.append("| %d × %d × %d | %s | %s |" % (m, n, k, layer or group, " | ".join(cells)))
-    return lines
+            cells[(r["type"], (m, n, k))] = "%.2f / %.2f" % (terabytes_per_second(r["type"], m, n, k, rate),
+                                                             terabytes_per_second(r["type"], m, n, k, cublas))
+    return shape_rows([t for t in TYPE_PAIRS if t in by_type], cells, MEMORY_BOUND_BELOW_M)
 
 
 def plot(path, svg, tb="1"):
