@@ -35,12 +35,12 @@ What it does, in one call that must stay under ten minutes:
      driver compiles for this GPU, so the plain-load and cp.async paths run on
      it too, each at every budget;
   7. the steps of d_gemm (gemm.md, "d_gemm: the tiled kernel"; --kernel=step1 .. step6, in builds made
-     with STEPS=1): each type pair, each transposition, every step at 1 1 1, 127 253 61 and 1000 777 333
-     with alpha and beta, each smaller budget for two transpositions, the copy path each step must report,
+     with STEPS=1): each type pair, each transposition, every step at 1000 777 333 with alpha and beta (the
+     matrix, part 9, has every step at the small and ragged sizes), each smaller budget for two transpositions, the copy path each step must report,
      memcheck on every step and racecheck on steps 1 to 4 (fp16 and f64) at the sanitizers' small size;
      and a compute_80 and a compute_75 build of fp16 whose steps run the cp.async and plain-load paths;
      on a 9.0 GPU the same builds also run steps 1 to 5 of d_gemm_hopper (--kernel=hopper1 .. hopper5)
-     at 127 253 61 and 1000 777 333 with alpha and beta;
+     at 1000 777 333 with alpha and beta;
   8. d_gemm_hopper (gemm.md, "Past WMMA"; --kernel=hopper, on a GPU of compute capability 9.0 in the
      sm_90a builds that ARCH=90 makes): every type pair (f64 through mma.sync), each transposition, at
      1 1 1, 127 253 61, 1000 777 333 and 513 1031 1100 with alpha and beta, and 2048^3 and 2304 2048 1000
@@ -51,14 +51,17 @@ What it does, in one call that must stay under ten minutes:
      build must exit 3 with one line; on a GPU
      that is not 9.0 (nvidia-smi's compute_cap) every type pair must exit 3 instead;
   9. the matrix (issue 30): every --kernel a STEPS=1 build has (naive, fast, step1 .. step7, hopper,
-     hopper1 .. hopper6) x every type pair x the four layouts, each at MATRIX_SHAPES, where M, N and K
+     hopper1 .. hopper6; a check fails when the binary's --help names other kernels) x every type pair x the four layouts, each at MATRIX_SHAPES, where M, N and K
      each take every one of MATRIX_VALUES (1, 2, 7, 11, 63, 65, 129, 300 and 513, one past two 256-row
      tiles), with alpha and beta, verified on the GPU reference: one process per kernel and build runs
      all the shapes (out/gemm --shapes=FILE, a kv line each); memcheck on one sample per kernel, the
      type pairs and layouts taken in turn; on a GPU that is not 9.0 the hopper kernels must refuse;
- 10. prints a summary table and `gpu-test: N passed, N failed`; exits 1 on any
-     failure (a check that did not run counts as failed).  The full log and a
-     CSV of every check go to --out (default out/gpu-test/).
+ 10. prints a summary table, then `gpu-test: planned P, run R, passed X, failed F, not run N (reasons)` and
+     `gpu-test: N passed, N failed`.  A job that raises fails the checks it made and did not finish, and one
+     more check for the exception (its line in this file); the run goes on.  A check the plan holds (the same
+     plan run dry, as --list prints it) that the run never made counts as not run.  Exits 1 on any failure,
+     including a check that did not run for any reason but --budget, which is reported and not failed.  The
+     full log and a CSV of every check go to --out (default out/gpu-test/).
 
 --list prints the plan instead, without a GPU, building or running nothing: one
 check a line, with its kernel, type pair, layout (TRANSPOSE_A=0 TRANSPOSE_B=1),
@@ -74,6 +77,7 @@ Usage: python3 tests/gpu_test.py [--quick] [--jobs N] [--out DIR] [--types T,T] 
 """
 
 import argparse
+import collections
 import concurrent.futures
 import csv
 import os
@@ -85,6 +89,7 @@ import subprocess
 import sys
 import threading
 import time
+import traceback
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -102,9 +107,12 @@ TRANSPOSITIONS = ((0, 0), (0, 1), (1, 0), (1, 1))
 KERNELS = ("fast", "naive")
 STEPS = tuple("step%d" % n for n in range(1, 7))   # step7 is d_gemm, which the main part runs as "fast"
 HOPPER_STEPS = tuple("hopper%d" % n for n in range(1, 6))   # hopper6 is d_gemm_hopper, which the hopper part runs
-KERNEL_ALIASES = dict({"fast": ("fast", "d_gemm"), "naive": ("naive", "d_gemm_naive")},
-                      hopper=("hopper",), hopper6=("hopper6",), **{step: (step,) for step in STEPS + HOPPER_STEPS})
-STEP_SIZES = ((1, 1, 1), (127, 253, 61), (1000, 777, 333))
+# What a run's kv line may say for kernel=: its --kernel name, or for these two the kernel's own name too. Every
+# other --kernel name (steps, hopper, any added later) must come back as asked: names come from --help.
+KERNEL_ALIASES = {"fast": ("fast", "d_gemm"), "naive": ("naive", "d_gemm_naive")}
+# The matrix runs every step at 18 small and ragged shapes in every type pair and layout; the steps part adds a
+# larger ragged size, the smaller budgets and the copy path each step must report.
+STEP_SIZES = ((1000, 777, 333),)
 RACECHECK_STEPS = STEPS[:4]                          # the steps without the copy engine
 RACECHECK_STEP_TYPES = ("F16_IN_F32_OUT", "F64_IN_OUT")
 HOPPER_SIZES = ((1, 1, 1), (127, 253, 61), (1000, 777, 333), (513, 1031, 1100))
@@ -155,6 +163,22 @@ def step_copy_path(step, arch):
     if number < 5 or arch == "compute_80":
         return "cp.async"
     return None
+
+
+def kernels_from_help(help_text):
+    """The --kernel names out/gemm --help offers: fast, naive, stepN (1 to A), hopper, hopperN (1 to B)."""
+    choices = re.search(r"--kernel=(\S+)", help_text).group(1).split("|")
+    steps = re.search(r"step N of d_gemm \((\d+) to (\d+)\)", help_text)
+    hopper = re.search(r"d_gemm_hopper or its step N \((\d+) to (\d+)", help_text)
+    names = []
+    for choice in choices:
+        if choice == "stepN":
+            names += ["step%d" % n for n in range(int(steps.group(1)), int(steps.group(2)) + 1)]
+        elif choice == "hopperN":
+            names += ["hopper%d" % n for n in range(int(hopper.group(1)), int(hopper.group(2)) + 1)]
+        else:
+            names.append(choice)
+    return names
 
 
 def alpha_beta(type_pair):
@@ -263,8 +287,27 @@ class Record:
         self.seconds = 0.0
         self.detail = ""
         self.command = ""
+        self.job = None   # the job that made it (Tester.guarded)
         for key, value in fields.items():
             setattr(self, key, value)
+
+    def key(self):
+        """What names this check in the plan: kind, configuration and label."""
+        return (self.kind, self.config.name if self.config else "", self.label)
+
+    @property
+    def finished(self):
+        """Passed, or ended with a reason: a check starts as "fail" with no detail and says so until it ends."""
+        return self.passed or self.status == "skip" or bool(self.detail)
+
+    def not_run_reason(self):
+        """Why a check did not run (budget, build failed, crash, interrupted), or None if it ran."""
+        if self.kind == "build" or not (self.status == "skip" or self.detail.startswith("not run")):
+            return None
+        for reason in ("budget", "build failed", "crash", "interrupted"):
+            if reason in self.detail:
+                return reason
+        return "aborted" if "aborted" in self.detail else "other"
 
     @property
     def passed(self):
@@ -318,6 +361,10 @@ class Tester:
         self.cc = ""   # compute capability as nvidia-smi writes it ("9.0"); d_gemm_hopper runs on 9.0 only
         self.sanitizer = None
         self.builds = {}
+        self.build_records = {}
+        self.local = threading.local()   # .job: the job this thread runs (guarded)
+        self.raised = []                 # (job, message) of every job that raised
+        self.interrupted = False
         self.phase_seconds = {}
         self.dry = getattr(args, "list", False)   # --list: plan only, nothing built or run
 
@@ -341,9 +388,45 @@ class Tester:
                 self.log_file.flush()
 
     def add(self, record):
+        record.job = getattr(self.local, "job", None)
         with self.lock:
             self.records.append(record)
         return record
+
+    def guarded(self, job, function):
+        """function as job `job`: if it raises, every check it made and did not finish fails with the exception
+        and its line in this file, one more check records the exception, and the run goes on."""
+        def run():
+            self.local.job = job
+            try:
+                return function()
+            except Exception as error:
+                frames = [f for f in traceback.extract_tb(error.__traceback__)
+                          if os.path.basename(f.filename) == os.path.basename(__file__)]
+                place = "gpu_test.py:%d" % frames[-1].lineno if frames else "?"
+                message = "crash: %s raised %s: %s at %s" % (job, type(error).__name__, error, place)
+                with self.lock:
+                    self.raised.append((job, message))
+                    unfinished = [r for r in self.records if r.job == job and not r.finished]
+                for record in unfinished:
+                    record.status, record.detail = "error", "not run: " + message
+                self.add(Record("internal", None, label="job raised: %s" % job, status="error", detail=message))
+                self.say("gpu-test: " + message)
+                return None
+            finally:
+                self.local.job = None
+        return run
+
+    def guarded_sanitizer(self, config, tool, kernel, *args, **fields):
+        name = "sanitizer %s %s %s" % (config.name if config else "-", tool, kernel)
+        return self.guarded(name, lambda: self.sanitizer_run(config, tool, kernel, *args, **fields))()
+
+    def not_built(self, config):
+        """The detail of a check whose binary is missing: the build failed, or the budget stopped it."""
+        build = self.build_records.get(config.name)
+        if build is not None and build.status == "skip" and "budget" in build.detail:
+            return "not run: build not started, budget used up"
+        return "not run: build failed"
 
     def execute(self, argv, timeout, env=None, log=True, log_limit=6000):
         """Run argv (cwd = repo root) with a timeout capped by the budget."""
@@ -453,6 +536,7 @@ class Tester:
         if self.dry:
             return True
         record = self.add(Record("build", config, label="make %s" % config.name))
+        self.build_records[config.name] = record
         directory = os.path.dirname(self.binary_path(config))
         os.makedirs(directory, exist_ok=True)
         argv = ["make", "-s", "BIN=%s" % config.binary, "TYPE=%s" % config.type, "MNK=%s" % config.mnk,
@@ -535,7 +619,7 @@ class Tester:
         record = self.add(Record("run", config, label=label, kernel=kernel,
                                  m=size[0], n=size[1], k=size[2], expect=0))
         if not self.build_ok(config):
-            record.detail = "not run: build failed"
+            record.detail = self.not_built(config)
             return record
         argv = [self.binary_path(config), "--kernel=%s" % kernel, "--format=kv",
                 "--iterations=1", "--warmup=0"] + list(extra) + [str(s) for s in size]
@@ -594,7 +678,7 @@ class Tester:
         for key, want in (("transpose_a", config.ta), ("transpose_b", config.tb)):
             if key in kv and to_float(kv[key]) != want:
                 problems.append("%s=%s, built %d" % (key, kv[key], want))
-        if "kernel" in kv and kv["kernel"].lower() not in KERNEL_ALIASES[kernel]:
+        if "kernel" in kv and kv["kernel"].lower() not in KERNEL_ALIASES.get(kernel, (kernel,)):
             problems.append("kernel=%s, asked %s" % (kv["kernel"], kernel))
         for key, want in (("alpha", alpha), ("beta", beta)):
             if want is not None and key in kv and to_float(kv[key]) != float(want):
@@ -679,7 +763,7 @@ class Tester:
                               budget=int(budget[:-1]) * 1024, copy_path=copy_path)
         if self.cc == "9.0" and not config.arch:   # d_gemm_hopper's steps: sm_90a code on a 9.0 GPU
             for step in HOPPER_STEPS:
-                for size in HOPPER_SIZES[1:3]:
+                for size in STEP_SIZES:
                     self.gemm_run(config, step, size, scaled,
                                   "%s %s a=%s b=%s" % (step, "x".join(map(str, size)), alpha, beta),
                                   alpha=alpha, beta=beta, copy_path="copy-engine")
@@ -736,7 +820,7 @@ class Tester:
                    for size in MATRIX_SHAPES]
         if not self.build_ok(config):
             for record in records:
-                record.detail = "not run: build failed"
+                record.detail = self.not_built(config)
             return
         outcome = self.execute(argv, TIMEOUT_BIG)
         lines = [parse_kv(line) for line in outcome.stdout.splitlines() if line.strip()]
@@ -761,10 +845,32 @@ class Tester:
             records[-1].status = "fail"
             records[-1].detail += "; exit %s: %s" % (outcome.rc, first_line(outcome.stderr))
 
+    def help_check(self, config):
+        """The matrix plans MATRIX_KERNELS; the binary's --help names what a reader can run. They must agree, so that
+        no kernel goes untested and none is planned that the program lacks."""
+        record = self.add(Record("path", config, label="matrix: --help names the planned kernels", expect=0))
+        if not self.build_ok(config):
+            record.detail = self.not_built(config)
+            return
+        argv = [self.binary_path(config), "--help"]
+        record.command = " ".join([config.binary, "--help"])
+        outcome = self.execute(argv, TIMEOUT_RUN)
+        record.rc, record.seconds = outcome.rc, outcome.seconds
+        if outcome.skipped:
+            record.status, record.detail = "skip", "not run: " + outcome.skipped
+            return
+        named = kernels_from_help(outcome.stdout)
+        unplanned = [k for k in named if k not in MATRIX_KERNELS]
+        absent = [k for k in MATRIX_KERNELS if k not in named]
+        problems = (["--help names %s, not in MATRIX_KERNELS" % ",".join(unplanned)] if unplanned else []) + \
+            (["planned %s, which --help does not name" % ",".join(absent)] if absent else [])
+        record.status = "pass" if outcome.rc == 0 and not problems else "fail"
+        record.detail = "; ".join(problems) or "%d kernels" % len(named)
+
     def peak_run(self, config):
         record = self.add(Record("run", config, label="--peak", kernel="peak", expect=0))
         if not self.build_ok(config):
-            record.detail = "not run: build failed"
+            record.detail = self.not_built(config)
             return
         argv = [self.binary_path(config), "--peak", "--format=kv"]
         record.command = " ".join([config.binary] + argv[1:])
@@ -788,7 +894,7 @@ class Tester:
         record = self.add(Record("npy", config, label="npy %s ta%d tb%d" % (kernel, config.ta, config.tb),
                                  kernel=kernel, m=NPY_SIZE[0], n=NPY_SIZE[1], k=NPY_SIZE[2], expect=0))
         if not self.build_ok(config):
-            record.detail = "not run: build failed"
+            record.detail = self.not_built(config)
             return
         directory = os.path.join(self.out, "npy")
         prefix = os.path.join(directory, "%s_%s" % (config.name, kernel))
@@ -834,7 +940,7 @@ class Tester:
         record = self.add(Record("sanitizer", config, label=label, kernel=kernel, m=size[0], n=size[1], k=size[2],
                                  expect=0))
         if not self.build_ok(config):
-            record.detail = "not run: build failed"
+            record.detail = self.not_built(config)
             return
         if not self.sanitizer:
             record.detail = "compute-sanitizer not found"
@@ -892,7 +998,7 @@ class Tester:
         """Run with args and compare the exit status; errors must be one stderr line 'gemm: ...'."""
         record = self.add(Record("path", config, label=label, expect=expect))
         if not self.build_ok(config):
-            record.detail = "not run: build failed"
+            record.detail = self.not_built(config)
             return record
         env = None
         if env_update is not None:
@@ -979,7 +1085,7 @@ class Tester:
     def determinism(self, config):
         record = self.add(Record("path", config, label="determinism: --seed=7 twice, --seed=8", expect=0))
         if not self.build_ok(config):
-            record.detail = "not run: build failed"
+            record.detail = self.not_built(config)
             return
         directory = os.path.join(self.out, "npy")
         contents = []
@@ -1012,7 +1118,8 @@ class Tester:
     def plan(self):
         types = self.args.types
         configs = []
-        for type_pair in types:
+        plain = {"main", "tiers", "hopper"} & set(self.args.parts)   # the parts that run the plain builds
+        for type_pair in types if plain else ():
             shapes = SHAPES[type_pair][:1] if self.args.quick or "main" not in self.args.parts else SHAPES[type_pair]
             for mnk in shapes:
                 for ta, tb in TRANSPOSITIONS:
@@ -1108,36 +1215,36 @@ class Tester:
                 for type_pair in args.types:   # the smallest tiles of each type pair
                     smallest = "99K" if (type_pair, "64K") in NO_TILE else "64K"
                     if default_of[type_pair] is not None:
-                        san_futures.append(san_pool.submit(self.sanitizer_run, default_of[type_pair], "memcheck",
+                        san_futures.append(san_pool.submit(self.guarded_sanitizer, default_of[type_pair], "memcheck",
                                                            "fast", "cpu", smallest))
             if not args.skip_sanitizers and "ptx" in args.parts:
                 for arch, tools in (("compute_80", ("memcheck", "racecheck")), ("compute_75", ("memcheck",))):
                     config = by_name.get("%s_%s_ta0_tb0_%s" % (FAULT_TYPE, FAULT_MNK, arch))
                     for tool in tools if config else ():
-                        san_futures.append(san_pool.submit(self.sanitizer_run, config, tool, "fast", "cpu"))
+                        san_futures.append(san_pool.submit(self.guarded_sanitizer, config, tool, "fast", "cpu"))
             if not args.skip_sanitizers and "steps" in args.parts:
                 for type_pair in args.types:
                     config = by_name.get("%s_%s_ta0_tb0_steps" % (type_pair, SHAPES[type_pair][0]))
                     for step in STEPS if config else ():
-                        san_futures.append(san_pool.submit(self.sanitizer_run, config, "memcheck", step, "cpu"))
+                        san_futures.append(san_pool.submit(self.guarded_sanitizer, config, "memcheck", step, "cpu"))
                         if type_pair in RACECHECK_STEP_TYPES and step in RACECHECK_STEPS:
-                            san_futures.append(san_pool.submit(self.sanitizer_run, config, "racecheck", step, "cpu"))
+                            san_futures.append(san_pool.submit(self.guarded_sanitizer, config, "racecheck", step, "cpu"))
             if not args.skip_sanitizers and "hopper" in args.parts and self.cc == "9.0":
                 for type_pair in args.types:
                     for ta, tb in ((0, 0), (1, 1)):
                         config = by_name.get("%s_%s_ta%d_tb%d" % (type_pair, SHAPES[type_pair][0], ta, tb))
                         for kernel in ("hopper", "hopper6") if config and type_pair == "F16_IN_OUT" else ("hopper",):
                             if config:   # F16_IN_OUT: hopper6 is the 256-row tile, which hopper does not take here
-                                san_futures.append(san_pool.submit(self.sanitizer_run, config, "memcheck", kernel, "cpu"))
+                                san_futures.append(san_pool.submit(self.guarded_sanitizer, config, "memcheck", kernel, "cpu"))
                                 if (ta, tb) == (0, 0):   # step 6's split last round and its gathering
-                                    san_futures.append(san_pool.submit(self.sanitizer_run, config, "memcheck", kernel,
+                                    san_futures.append(san_pool.submit(self.guarded_sanitizer, config, "memcheck", kernel,
                                                                        "off", size=HOPPER_SPLIT))
             if not args.skip_sanitizers and "matrix" in args.parts:
                 steps_builds = [c for c in configs if c.steps and not c.arch]
                 for index, kernel in enumerate(MATRIX_KERNELS):   # a sample of each kernel, in turn
                     if steps_builds and (not kernel.startswith("hopper") or self.cc == "9.0"):
                         config = steps_builds[(index * 5) % len(steps_builds)]
-                        san_futures.append(san_pool.submit(self.sanitizer_run, config, "memcheck", kernel, "gpu",
+                        san_futures.append(san_pool.submit(self.guarded_sanitizer, config, "memcheck", kernel, "gpu",
                                                            size=MATRIX_SANITIZER_SHAPE))
             if not args.skip_sanitizers and main_part:
                 for type_pair in args.types:
@@ -1152,7 +1259,7 @@ class Tester:
                                  (main, "memcheck", "fast", "gpu")]
                     for job in jobs:
                         if job[0] is not None:
-                            san_futures.append(san_pool.submit(self.sanitizer_run, *job))
+                            san_futures.append(san_pool.submit(self.guarded_sanitizer, *job))
 
             # the GPU lane: one process at a time, work picked as its build is ready
             lane = []
@@ -1174,6 +1281,9 @@ class Tester:
                 if config.steps:
                     budgets = BUDGETS if (config.ta == config.tb and not config.arch) else ()
                     lane.append(([config], lambda c=config, b=budgets: self.step_runs(c, b)))
+            matrix_builds = [c for c in configs if "matrix" in args.parts and c.steps and not c.arch]
+            if matrix_builds:
+                lane.append(([matrix_builds[0]], lambda c=matrix_builds[0]: self.help_check(c)))
             for config in configs if "matrix" in args.parts else ():
                 if config.steps and not config.arch:
                     for kernel in MATRIX_KERNELS:
@@ -1217,7 +1327,8 @@ class Tester:
             with self.lock:
                 for record in self.records:
                     if record.status != "pass" and not record.detail:
-                        record.detail = "interrupted"
+                        record.detail = "not run: interrupted"
+            self.interrupted = True
             self.add(Record("internal", None, label="interrupted",
                             detail="interrupted (signal) at %.0fs; checks not yet started are not counted" % self.elapsed()))
         finally:
@@ -1225,9 +1336,40 @@ class Tester:
                 pool.shutdown(wait=False, cancel_futures=True)
         return 0 if self.dry else self.summary(configs)
 
+    def planned(self):
+        """The checks this run plans, as a count per Record.key(): the same plan run dry (as --list runs it),
+        for this GPU's compute capability."""
+        dry = argparse.Namespace(**vars(self.args))
+        dry.list = True
+        tester = Tester(dry)
+        tester.gpu, tester.cc = self.gpu, self.cc
+        tester.sanitizer = None if self.args.skip_sanitizers else (self.sanitizer or "compute-sanitizer")
+        tester.run_plan()
+        for job, message in tester.raised:   # the plan itself raised: its checks cannot be counted, so it fails
+            self.add(Record("internal", None, label="plan raised: %s" % job, status="error", detail=message))
+        self.plan_counts = collections.Counter(r.key() for r in tester.records if r.kind not in ("build", "internal"))
+        return self.plan_counts
+
+    def unrun_planned(self):
+        """A failed record for every planned check this run never made (a job that raised before reaching it, an
+        interruption): nothing planned goes uncounted."""
+        with self.lock:
+            made = collections.Counter(r.key() for r in self.records)
+        reason = "interrupted" if self.interrupted else \
+            "crash: never started (%d job(s) raised)" % len(self.raised) if self.raised else "never started"
+        missing = self.planned() - made
+        for (kind, config_name, label), count in sorted(missing.items()):
+            for _ in range(count):
+                record = Record(kind, None, label="%s %s" % (config_name, label), status="error",
+                                detail="not run: " + reason)
+                with self.lock:
+                    self.records.append(record)
+        return sum(missing.values())
+
     def run_lane(self, lane, workers):
         """Run the GPU jobs in order of priority as their builds finish, `workers` at a time."""
-        pending = list(lane)
+        pending = [(needs, self.guarded("job %d (%s)" % (index, ", ".join(c.name for c in needs)), function))
+                   for index, (needs, function) in enumerate(lane)]
         condition = threading.Condition()
         state = {"last_note": 0.0}
 
@@ -1274,6 +1416,7 @@ class Tester:
     # ---------------------------------------------------------------- summary
     def summary(self, configs):
         args = self.args
+        self.unrun_planned()
         with self.lock:
             records = list(self.records)
         csv_path = os.path.join(self.out, "results.csv")
@@ -1317,10 +1460,22 @@ class Tester:
                                                                 fraction(runs), worst(runs), worst(npys),
                                                                 san_text, fraction(npys)))
         paths = [r for r in records if r.kind == "path"]
-        failures = [r for r in records if not r.passed and r.kind != "path"]
-        passed = sum(1 for r in records if r.passed)
-        failed = len(records) - passed
-        not_run = sum(1 for r in records if r.status == "skip" or r.detail.startswith("not run"))
+        # Budget: work the --budget stopped is reported, not failed. Anything else that did not pass fails: a check
+        # that ran and failed, a build, a job that raised, a check planned and never made.
+        budget = [r for r in records if r.not_run_reason() == "budget"]
+        failures = [r for r in records if not r.passed and r.not_run_reason() != "budget"]
+        passed = sum(1 for r in records if r.passed and r.kind != "build")   # a build is not a check
+        failed = len(failures)
+        checks = [r for r in records if r.kind not in ("build", "internal")]
+        reasons = collections.Counter(r.not_run_reason() for r in checks if r.not_run_reason())
+        ran = len(checks) - sum(reasons.values())
+        counts = "gpu-test: planned %d, run %d, passed %d, failed %d, not run %d%s" % (
+            sum(self.plan_counts.values()), ran, sum(1 for r in checks if r.passed),
+            sum(1 for r in checks if not r.passed and not r.not_run_reason()), sum(reasons.values()),
+            " (%s)" % ", ".join("%s %d" % item for item in sorted(reasons.items())) if reasons else "")
+        extra = [r for r in records if r.kind in ("build", "internal") and not r.passed]
+        if extra:
+            counts += "; and %d builds or jobs failed or raised" % len(extra)
 
         out = ["", "== gpu-test summary: %s ==" % self.gpu]
         out += rows
@@ -1359,8 +1514,10 @@ class Tester:
         out.append("logs: %s, %s, %s/{build,sanitizer}/" % (os.path.relpath(os.path.join(self.out, "log.txt"), self.root),
                                                            os.path.relpath(csv_path, self.root),
                                                            os.path.relpath(self.out, self.root)))
-        if not_run:
-            out.append("%d checks not run (build failure, budget or interruption): counted as failed" % not_run)
+        if budget:
+            out.append("%d checks not run: the --budget of %ds was used up (not counted as failed)"
+                       % (len(budget), args.budget))
+        out.append(counts)
         out.append("gpu-test: %d passed, %d failed" % (passed, failed))
         for line in out:
             self.say(line)

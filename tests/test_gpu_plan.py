@@ -20,28 +20,15 @@ from pathlib import Path
 from test_build import find_nvcc
 from test_program import make_binary, run
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from gpu_test import kernels_from_help  # noqa: E402  (one parser: the plan's and the run's)
+
 REPO = Path(__file__).resolve().parent.parent
 AWKWARD = (1, 2, 7, 11, 63, 65, 129, 300)
 PAST_TWO_TILES = 2 * 256   # a value above this is one past two block tiles of 256 rows
 LIST_TIMEOUT_S = 120
 LINE = re.compile(r"^(run|sanitizer) kernel=(\S+) TYPE=(\S+) TRANSPOSE_A=(\d) TRANSPOSE_B=(\d) "
                   r"size=(\d+)x(\d+)x(\d+) --alpha=(\S+) --beta=(\S+) \|")
-
-
-def kernels_from_help(help_text):
-    """The --kernel names out/gemm --help offers: fast, naive, stepN (1 to A), hopper, hopperN (1 to B)."""
-    choices = re.search(r"--kernel=(\S+)", help_text).group(1).split("|")
-    steps = re.search(r"step N of d_gemm \((\d+) to (\d+)\)", help_text)
-    hopper = re.search(r"d_gemm_hopper or its step N \((\d+) to (\d+)", help_text)
-    names = []
-    for choice in choices:
-        if choice == "stepN":
-            names += ["step%d" % n for n in range(int(steps.group(1)), int(steps.group(2)) + 1)]
-        elif choice == "hopperN":
-            names += ["hopper%d" % n for n in range(int(hopper.group(1)), int(hopper.group(2)) + 1)]
-        else:
-            names.append(choice)
-    return names
 
 
 def type_pairs_from_makefile():
