@@ -60,7 +60,7 @@
 #define TRANSPOSE_B 0   /* 1: B is stored N x K and used transposed */
 #endif
 #ifndef WITH_STEPS
-#define WITH_STEPS 0    /* 1: also build steps 1 to 6 of d_gemm and 1 to 5 of d_gemm_hopper */
+#define WITH_STEPS 0    /* 1: also build steps 1 to 6 of d_gemm and 1 to 6 of d_gemm_hopper */
 #endif
 #line 283 "gemm.md"
 #if defined(F16_IN_F32_OUT) + defined(F16_IN_OUT) + defined(U8_IN_I32_OUT) + \
@@ -1509,13 +1509,14 @@ static int parse_shared_limit(const char *text)
 
 /* --kernel's choices, in the order of KERNEL_FAST, KERNEL_NAIVE, KERNEL_STEP1 ... */
 #define KERNEL_HOPPER (KERNEL_STEP1 + LAST_STEP)   /* d_gemm_hopper, the last part */
-/* then hopper2 .. hopper6 (hopper6 is hopper's step; F16_IN_OUT's hopper may take HOPPER_SHORT) */
+/* then hopper2 .. hopper7 (hopper7 is hopper's step; F16_IN_OUT's hopper may take HOPPER_SHORT) */
 #define KERNEL_HOPPER_STEP1 (KERNEL_HOPPER + 1)
-#define HOPPER_STEPS 6
+#define HOPPER_STEPS 7
 #define KERNELS (KERNEL_HOPPER_STEP1 + HOPPER_STEPS)
 static const char *const KERNEL_NAMES[] = {
     "fast",    "naive",   "step1",   "step2",   "step3",   "step4",   "step5",   "step6",
-    "step7",   "hopper",  "hopper1", "hopper2", "hopper3", "hopper4", "hopper5", "hopper6"};
+    "step7",   "hopper",  "hopper1", "hopper2", "hopper3", "hopper4", "hopper5", "hopper6",
+    "hopper7"};
 static_assert(sizeof KERNEL_NAMES / sizeof KERNEL_NAMES[0] == KERNELS, "a name for every kernel");
 
 /* The step of d_gemm that a --kernel choice runs: LAST_STEP for fast, 0 for the others. */
@@ -1663,7 +1664,7 @@ static void print_usage(FILE *out)
             "usage: gemm [options] [M N K]   (built for %s, WMMA %s, TRANSPOSE_A=%d TRANSPOSE_B=%d)\n"
             "  -k, --kernel=fast|naive|stepN|hopper|hopperN\n"
             "                                   d_gemm (default), d_gemm_naive, step N of d_gemm (1 to 7),\n"
-            "                                   d_gemm_hopper or its step N (1 to 6; sm_90a builds, 9.0 GPUs)\n"
+            "                                   d_gemm_hopper or its step N (1 to 7; sm_90a builds, 9.0 GPUs)\n"
             "  -v, --verify=auto|cpu|gpu|off    reference to check against (default auto)\n"
             "  -i, --iterations=N               timed runs (default 10)\n"
             "  -w, --warmup=N                   untimed runs before them (default 2)\n"
@@ -1684,7 +1685,7 @@ static void print_usage(FILE *out)
             "             4 out of memory, 5 CUDA or cuBLAS error, 6 file error\n",
             TYPE_NAME, SHAPE_NAME, TRANSPOSE_A, TRANSPOSE_B, MAX_PRINT_DIMENSION);
 }
-#line 2787 "gemm.md"
+#line 2788 "gemm.md"
 static uint64_t next_random(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
@@ -1719,7 +1720,7 @@ static void fill_accum(accum_t *x, size_t count, uint64_t seed, uint64_t stream)
     for (size_t e = 0; e < count; e++)
         x[e] = ACCUM_FROM_FLOAT(IS_INTEGER ? (float)random_int(&state, -128, 127) : (float)random_uniform(&state));
 }
-#line 2838 "gemm.md"
+#line 2839 "gemm.md"
 /* Every step of d_gemm for each tile configuration of this type pair; NULL past the last configuration, and
    for the steps before the last in a build without them (WITH_STEPS 0). */
 #define STEP_BUILT(step) (WITH_STEPS || (step) == LAST_STEP)
@@ -1812,7 +1813,7 @@ static void select_gpu(Gpu *gpu, const Options *options)
     if (shared_bytes <= (int)gpu->properties.sharedMemPerBlockOptin)
         CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
 }
-#line 2941 "gemm.md"
+#line 2942 "gemm.md"
 static void *allocate(size_t bytes, const char *what)
 {
     void *memory = malloc(bytes > 0 ? bytes : 1);
@@ -1829,7 +1830,7 @@ static void check_device_memory(double bytes_needed)
         die(EXIT_NO_MEMORY, "this run needs %.2f GiB of device memory; %.2f GiB of %.2f GiB are free",
             bytes_needed / 0x1p30, free_bytes / 0x1p30, total_bytes / 0x1p30);
 }
-#line 2968 "gemm.md"
+#line 2969 "gemm.md"
 typedef struct {
     double median_ms, min_ms;
 } Timing;
@@ -1871,7 +1872,7 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
     free(times);
     return timing;
 }
-#line 3025 "gemm.md"
+#line 3026 "gemm.md"
 typedef struct {
     Shape shape;
     int kernel;
@@ -1899,7 +1900,7 @@ static int hopper_kind(int kernel, int m, int n, int sms);   /* the step, or F16
 static TileGeometry hopper_geometry(int step);
 static void setup_hopper(Run *run);
 static void launch_hopper(const Run *run);
-#line 3058 "gemm.md"
+#line 3059 "gemm.md"
 /* A tiled operand stored as rows x ld, viewed as panels: (element of the row, row, panel), panels `panel`
    elements apart. A box is box_panels panels of box_rows rows, each row ld_shared long: past the panel it
    reads the row's next elements into the padding, up to OVER_READ bytes past the operand's end. */
@@ -1940,7 +1941,7 @@ static void make_tensor_maps(Run *run)
                     TILE_TRANSPOSE_B ? shape->k_padded : shape->n_padded, tile.b.panel, tile.b.ld, tile.b.rows,
                     tile.b.panels, CU_TENSOR_MAP_SWIZZLE_NONE);
 }
-#line 3105 "gemm.md"
+#line 3106 "gemm.md"
 /* d_gemm's operands as it reads them: int8 operands stored the other way transposed, tf32 operands rounded. */
 static void prepare_operands(const Run *run)
 {
@@ -1989,7 +1990,7 @@ static void launch_gemm(const void *context)
     }
     CHECK_LAUNCH();
 }
-#line 3167 "gemm.md"
+#line 3168 "gemm.md"
 typedef struct {
     int available;                  /* cuBLAS has no unsigned int8 GEMM */
     cudaDataType input, output;     /* of A and B, of C */
@@ -2008,7 +2009,7 @@ static const CublasTypes CUBLAS_TYPES[] = {
     {1,           CUDA_R_64F,  CUDA_R_64F, CUBLAS_COMPUTE_64F},            /* F64_IN_OUT */
 };
 #define HAS_CUBLAS (CUBLAS_TYPES[TYPE_PAIR].available)
-#line 3188 "gemm.md"
+#line 3189 "gemm.md"
 typedef struct {
     Run run;
     cublasHandle_t handle;
@@ -2028,7 +2029,7 @@ static void launch_cublas(const void *context)
                                   cublas->run.c, types.output, shape->n_padded, types.compute,
                                   CUBLAS_GEMM_DEFAULT);
 }
-#line 3220 "gemm.md"
+#line 3221 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -2055,7 +2056,7 @@ static void write_npy(const char *prefix, const char *name, const char *descr, c
         die(EXIT_IO_ERROR, "cannot write %s: %s", path, strerror(saved));
     }
 }
-#line 3253 "gemm.md"
+#line 3254 "gemm.md"
 typedef struct {
     const char *input, *accum;   /* NumPy's type strings for A and B, and for C */
     int widen;                   /* 1: NumPy has no such type; A and B are widened, exactly, to float32 */
@@ -2091,7 +2092,7 @@ static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, 
         free(widened);
     }
 }
-#line 3297 "gemm.md"
+#line 3298 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -2186,7 +2187,7 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 3399 "gemm.md"
+#line 3400 "gemm.md"
 typedef struct {
     Shape shape;
     int verify;                                          /* VERIFY_CPU, VERIFY_GPU or VERIFY_OFF */
@@ -2208,7 +2209,7 @@ static double milliseconds_since(double start)
 {
     return (seconds_now() - start) * 1e3;
 }
-#line 3426 "gemm.md"
+#line 3427 "gemm.md"
 static Shape gemm_shape(int m, int n, int k, int tile_index, int hopper)   /* hopper: Run's */
 {
     if (hopper)
@@ -2241,7 +2242,7 @@ static void plan_memory(Gemm *gemm, const Options *options, const Gpu *gpu)
                         gemm->bytes_c_padded * (gemm->use_cublas ? 2.0 : 1.0) +
                         (gemm->verify == VERIFY_GPU ? (double)gemm->count_c * (sizeof(exact_t) + sizeof(double)) : 0.0));
 }
-#line 3464 "gemm.md"
+#line 3465 "gemm.md"
 static void make_inputs(Gemm *gemm, const Options *options)
 {
     gemm->a = (input_t *)allocate(gemm->count_a * sizeof(input_t), "A");
@@ -2256,7 +2257,7 @@ static void make_inputs(Gemm *gemm, const Options *options)
         write_npy(options->dump_prefix, "C_in", NPY_ACCUM, gemm->c_in, gemm->shape.m, gemm->shape.n, sizeof(accum_t));
     }
 }
-#line 3484 "gemm.md"
+#line 3485 "gemm.md"
 static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2301,7 +2302,7 @@ static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
     CHECK_CUDA(cudaMemcpy(run->c, gemm->c_padded, gemm->bytes_c_padded, cudaMemcpyHostToDevice));
     gemm->h2d_ms = milliseconds_since(start);
 }
-#line 3535 "gemm.md"
+#line 3536 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -2334,7 +2335,7 @@ static void compute_reference(Gemm *gemm)
         reference_gpu(run, (exact_t)run->alpha, (exact_t)run->beta, gemm->expected, gemm->bound);
     gemm->reference_ms = milliseconds_since(start);
 }
-#line 3574 "gemm.md"
+#line 3575 "gemm.md"
 static void run_once_and_check(Gemm *gemm, const Options *options)
 {
     const Shape *shape = &gemm->shape;
@@ -2351,7 +2352,7 @@ static void run_once_and_check(Gemm *gemm, const Options *options)
     if (options->dump_prefix)
         write_npy(options->dump_prefix, "C_out", NPY_ACCUM, gemm->c_out, shape->m, shape->n, sizeof(accum_t));
 }
-#line 3597 "gemm.md"
+#line 3598 "gemm.md"
 static void time_kernels(Gemm *gemm, const Options *options)
 {
     const Shape *shape = &gemm->shape;
@@ -2373,7 +2374,7 @@ static void time_kernels(Gemm *gemm, const Options *options)
     CHECK_CUBLAS(cublasDestroy(cublas.handle));
     CHECK_CUDA(cudaFree(cublas.run.c));
 }
-#line 3624 "gemm.md"
+#line 3625 "gemm.md"
 #define RATE(timing, operations) ((operations) / ((timing).median_ms * 1e-3) / 1e12)
 
 /* The tile and the copy path of the kernel that ran. */
@@ -2428,7 +2429,7 @@ static void report_gemm(Report *report, const Gemm *gemm, const Options *options
     };
     report_fields(report, fields, sizeof fields / sizeof fields[0]);
 }
-#line 3685 "gemm.md"
+#line 3686 "gemm.md"
 static void print_text_report(const Report *report, const Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2480,7 +2481,7 @@ static void free_gemm(Gemm *gemm)
     for (size_t h = 0; h < sizeof host / sizeof host[0]; h++)
         free(host[h]);
 }
-#line 3741 "gemm.md"
+#line 3742 "gemm.md"
 static int run_gemm(const Options *options, const Gpu *gpu)
 {
     Gemm gemm;
@@ -2507,7 +2508,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     free_gemm(&gemm);
     return gemm.verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 3777 "gemm.md"
+#line 3778 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -2566,7 +2567,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     return 0;
 }
 /* ==== main ==== */
-#line 3846 "gemm.md"
+#line 3847 "gemm.md"
 #define MAX_SHAPES 4096
 
 /* --shapes=FILE: one "M N K" a line, blank lines and # comments skipped, each checked as the command
@@ -2616,7 +2617,7 @@ static int run_shapes(const Options *options, const Gpu *gpu, int (*shapes)[3], 
     }
     return worst;
 }
-#line 3898 "gemm.md"
+#line 3899 "gemm.md"
 static int self_test(void);   /* the appendix */
 
 int main(int argc, char **argv)
@@ -2642,7 +2643,7 @@ int main(int argc, char **argv)
     return options.shapes ? run_shapes(&options, &gpu, shapes, count) : run_gemm(&options, &gpu);
 }
 /* ==== Past WMMA: Hopper's warpgroup MMA ==== */
-#line 4184 "gemm.md"
+#line 4185 "gemm.md"
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define HOPPER_BUILT 1   /* this compilation is for sm_90a: wgmma and setmaxnreg exist */
 #else
@@ -2674,15 +2675,16 @@ __device__ static inline unsigned long long operand_descriptor(const void *start
            (unsigned long long)(leading >> 4 & 0x3FFF) << 16 |
            (unsigned long long)(stride >> 4 & 0x3FFF) << 32 | 1ull << 62;
 }
-#line 4249 "gemm.md"
-enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper6 (hopper6 is --kernel=hopper's step) */
+#line 4250 "gemm.md"
+enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper7 (hopper7 is --kernel=hopper's step) */
     HOPPER_ONE_CONSUMER = 1,   /* wgmma on swizzled slabs; a producer and one consumer warpgroup */
     HOPPER_TWO_CONSUMERS,      /* two consumers: twice the rows per slab of B */
     HOPPER_IN_FLIGHT,          /* one wgmma group in flight while the next is issued */
     HOPPER_CLUSTER,            /* clusters of two along M share B's slabs */
     HOPPER_PERSISTENT,         /* one cluster per pair of SMs, looping over tiles */
     HOPPER_SPLIT,              /* a short last round of tiles split along K among all clusters */
-    HOPPER_LAST = HOPPER_SPLIT,
+    HOPPER_FILL,               /* fewer tiles than half the clusters: all of them split along K */
+    HOPPER_LAST = HOPPER_FILL,
     HOPPER_SHORT               /* not a step: F16_IN_OUT's last step with 64 rows per consumer (hopper_kind) */
 };
 
@@ -2694,6 +2696,7 @@ typedef struct {
     int cluster;                     /* blocks along M that share each slab of B */
     bool persistent;                 /* a grid of what fits at once, each cluster looping over tiles */
     bool split;                      /* a short last round split along K ([The last round](#the-last-round)) */
+    bool fill;                       /* a first round as short split too ([Filling the GPU](#filling-the-gpu)) */
     int threads;                     /* the consumers and one producer warpgroup */
     int a_bytes, b_bytes;            /* one slab of each */
     int shared_bytes;                /* the stages, the barriers, 1 KiB to align the first slab */
@@ -2712,13 +2715,14 @@ __host__ __device__ constexpr HopperTile hopper_tile(int step = HOPPER_LAST)
     tile.cluster = step >= HOPPER_CLUSTER ? 2 : 1;
     tile.persistent = step >= HOPPER_PERSISTENT;
     tile.split = step >= HOPPER_SPLIT;
+    tile.fill = step >= HOPPER_FILL;
     tile.threads = (tile.consumers + 1) * 128;
     tile.a_bytes = tile.block_m * HOPPER_ROW;
     tile.b_bytes = tile.block_n * HOPPER_ROW;
     tile.shared_bytes = 1024 + tile.stages * (tile.a_bytes + tile.b_bytes) + 2 * tile.stages * 8;
     return tile;
 }
-#line 4298 "gemm.md"
+#line 4302 "gemm.md"
 __device__ static inline unsigned long long slab_descriptor(const unsigned char *slab, bool mn_major, int first,
                                                             int k_step)
 {
@@ -2729,7 +2733,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
     return operand_descriptor(slab + first * HOPPER_ROW + k_step * HOPPER_K * (int)sizeof(input_t), 16,
                               8 * HOPPER_ROW);
 }
-#line 4329 "gemm.md"
+#line 4333 "gemm.md"
 #define WGMMA_LOW "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
@@ -2788,7 +2792,7 @@ typedef double wgmma_acc_t;   /* f64: 16 rows x 64 columns of mma.sync results, 
 #define WGMMA_REGS 32
 #define WGMMA(d, a, b, scale) ((void)(a), (void)(b), (void)(scale))
 #endif
-#line 4397 "gemm.md"
+#line 4401 "gemm.md"
 #if HOPPER_BUILT
 #define HOPPER_ASM(text) asm volatile(text ::: "memory")
 #else
@@ -2815,7 +2819,7 @@ __device__ static inline void settle(float &r) { asm volatile("" : "+f"(r)::"mem
 __device__ static inline void settle(unsigned &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(int &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(double &r) { asm volatile("" : "+d"(r)::"memory"); }
-#line 4442 "gemm.md"
+#line 4446 "gemm.md"
 /* Requests the slab k_tile of an operand from row (along M or N) mn0 on, into `slab`. */
 __device__ static inline void copy_operand(void *slab, const CUtensorMap *map, bool mn_major, int mn0, int k_tile,
                                            unsigned long long *full, unsigned short mask)
@@ -2839,7 +2843,7 @@ __device__ static inline void hopper_position(int index, int rank, const Shape *
     *m0 = (row * tile.cluster + rank) * tile.block_m;
     *n0 = col * tile.block_n;
 }
-#line 4472 "gemm.md"
+#line 4476 "gemm.md"
 /* A cluster's work, one piece at a time: slabs k_begin .. k_end - 1 of tile number `tile`. A piece is a whole
    tile, except in step 6's launch for the last round ([The last round](#the-last-round)). */
 typedef struct {
@@ -2881,7 +2885,7 @@ __device__ static inline void produce(unsigned char *slabs, unsigned long long *
         }
     }
 }
-#line 4520 "gemm.md"
+#line 4524 "gemm.md"
 /* Accumulator sets per consumer thread: one per 64-row wgmma (f64: one per 16-row mma.sync of a warp's 32 rows). */
 #define HOPPER_SUBTILES(step) (HOPPER_WGMMA ? hopper_tile(step).block_m / hopper_tile(step).consumers / 64 : 2)
 #define HOPPER_RELEASERS (HOPPER_WGMMA ? 1 : 4)   /* arrivals per consumer on `empty`: one, or each warp's (f64) */
@@ -2929,7 +2933,7 @@ __device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][WG
         for (int r = 0; r < WGMMA_REGS; r++)
             settle(d[sub][r]);
 }
-#line 4573 "gemm.md"
+#line 4577 "gemm.md"
 #if HOPPER_WGMMA && !HOPPER_A_REGS
 template <int STEP>
 __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][WGMMA_REGS],
@@ -2947,7 +2951,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 4604 "gemm.md"
+#line 4608 "gemm.md"
 typedef struct __align__(2 * sizeof(accum_t)) {
     accum_t value[2];
 } AccumPair;
@@ -2978,14 +2982,17 @@ __device__ static inline void accumulator_origin(int sub, int subtiles, int warp
     }
 }
 
-/* C = alpha * d + beta * C for one accumulator set, this thread's elements from (row, col). */
+/* C = alpha * d + beta * C for one accumulator set, this thread's elements from (row, col); rows from `rows` on
+   are padding, not stored. */
 __device__ static inline void store_hopper(const wgmma_acc_t (&d)[WGMMA_REGS], accum_t *c, int ldc, int row, int col,
-                                           scalar_t alpha, scalar_t beta)
+                                           int rows, scalar_t alpha, scalar_t beta)
 {
 #pragma unroll
     for (int j = 0; j < HOPPER_COLS / 8; j++)
 #pragma unroll
         for (int half = 0; half < 2; half++) {
+            if (row + 8 * half >= rows)
+                continue;
             if (HOPPER_SWAP) {   /* the accumulators hold C^T: their (r, c) is C's (c, r), ldc apart along r */
 #pragma unroll
                 for (int e = 0; e < 2; e++) {
@@ -3003,7 +3010,7 @@ __device__ static inline void store_hopper(const wgmma_acc_t (&d)[WGMMA_REGS], a
             *destination = result;
         }
 }
-#line 4668 "gemm.md"
+#line 4675 "gemm.md"
 template <int STEP, bool PIECES = false>
 __global__ void __launch_bounds__(hopper_tile(STEP).threads, 1)
 d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t beta,
@@ -3022,7 +3029,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
         }
     fence_barrier_init();
     cluster_sync();   /* both blocks' barriers are ready before either copies */
-#line 4694 "gemm.md"
+#line 4701 "gemm.md"
     int rank = cluster_rank(), warpgroup = threadIdx.x / 128;
     if (warpgroup == tile.consumers) {
         producer_registers();
@@ -3044,21 +3051,25 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
                 accumulator_origin(sub, HOPPER_SUBTILES(STEP), warpgroup, PIECES ? 0 : m0, PIECES ? 0 : n0, &row,
                                    &col);
                 if (PIECES)   /* the sums alone, as a tile of C with rows of block_n (swapped: block_m) */
-                    store_hopper(d[sub], slot, HOPPER_SWAP ? tile.block_m : tile.block_n, row, col, 1, 0);
+                    store_hopper(d[sub], slot, HOPPER_SWAP ? tile.block_m : tile.block_n, row, col, shape.m - m0, 1, 0);
                 else
-                    store_hopper(d[sub], c, HOPPER_SWAP ? shape.m_padded : shape.n_padded, row, col, alpha, beta);
+                    store_hopper(d[sub], c, HOPPER_SWAP ? shape.m_padded : shape.n_padded, row, col, shape.m, alpha,
+                                 beta);
             }
         }
     }
     cluster_sync();   /* the other block may still copy into us or arrive on our barriers */
 #endif
 }
-#line 4812 "gemm.md"
+#line 4820 "gemm.md"
 /* The H100 SXM's dense tensor rates, TFLOP/s (TOP/s), in TYPE_PAIR's order (NVIDIA H100 datasheet). */
 static const double HOPPER_RATED[] = {989, 989, 1979, 1979, 989, 494, 67};
 
+#define HOPPER_FILL_SECONDS 15e-6   /* step 7: a tile shorter than this runs whole ([Filling the GPU](#filling-the-gpu)) */
+
 /* How many of `tiles` run whole on `clusters` clusters: all of them unless the step splits a last round of at
-   most clusters / 2 tiles after at least one whole round, each tile 50 us or more of work at the rated speed. */
+   most clusters / 2 tiles after at least one whole round, each tile 50 us or more of work at the rated speed;
+   from step 7 none when there are at most clusters / 2 tiles in all, each HOPPER_FILL_SECONDS or more. */
 static int hopper_whole_tiles(int step, int tiles, int clusters, int k_padded)
 {
     HopperTile tile = hopper_tile(step);
@@ -3066,9 +3077,10 @@ static int hopper_whole_tiles(int step, int tiles, int clusters, int k_padded)
                      (HOPPER_RATED[TYPE_PAIR] * 1e12 / clusters);
     int last = tiles % clusters;
     bool split = tile.split && tiles > clusters && last > 0 && 2 * last <= clusters && seconds >= 50e-6;
-    return split ? tiles - last : tiles;
+    bool fill = tile.fill && 2 * tiles <= clusters && seconds >= HOPPER_FILL_SECONDS;
+    return split ? tiles - last : fill ? 0 : tiles;
 }
-#line 4833 "gemm.md"
+#line 4845 "gemm.md"
 /* Where the share of `cluster` begins among a last round's `slabs`, numbered tile after tile. */
 __host__ __device__ static inline long long share_begin(int cluster, int clusters, long long slabs)
 {
@@ -3128,7 +3140,7 @@ __device__ static inline bool next_piece(int n, const Shape *shape, const LastRo
     piece->tile += last->whole;
     return found;
 }
-#line 4899 "gemm.md"
+#line 4911 "gemm.md"
 #define GATHER_PARTS 16          /* blocks per block tile of the last round */
 #define HOPPER_MAX_CLUSTERS 128   /* the most clusters a split round is dealt to */
 
@@ -3149,6 +3161,8 @@ __global__ void __launch_bounds__(256) d_gather_pieces(accum_t *__restrict__ c, 
     hopper_position<STEP>(last.whole + round_tile, rank, &shape, &m0, &n0);
     int ldc = HOPPER_SWAP ? shape.m_padded : shape.n_padded, top = HOPPER_SWAP ? n0 : m0, left = HOPPER_SWAP ? m0 : n0;
     for (int e = part * (size / GATHER_PARTS) + threadIdx.x; e < (part + 1) * (size / GATHER_PARTS); e += blockDim.x) {
+        if (m0 + (HOPPER_SWAP ? e % cols : e / cols) >= shape.m)
+            continue;   /* a padding row: no piece stored it */
         scalar_t sum = 0;
         for (int other = 0; other < clusters; other++)
             if (slot_of[other] >= 0)
@@ -3157,7 +3171,7 @@ __global__ void __launch_bounds__(256) d_gather_pieces(accum_t *__restrict__ c, 
         *element = scale_accumulator(alpha, (accum_t)sum, beta, beta != 0 ? *element : ACCUM_ZERO);
     }
 }
-#line 4986 "gemm.md"
+#line 5000 "gemm.md"
 #if !HOPPER_WGMMA || HOPPER_A_REGS
 /* The byte offset of element (mn, k) in a swizzled slab, K-major or MN-major (The swizzled layout). */
 __device__ static inline int slab_offset(bool mn_major, int mn, int k)
@@ -3182,7 +3196,7 @@ __device__ static inline void load_four(const unsigned char *slab, int mn, int t
     }
 }
 #endif
-#line 5016 "gemm.md"
+#line 5030 "gemm.md"
 #if !HOPPER_WGMMA
 #define MMA_F64(d, i, a, b)                                                                                  \
     asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "                     \
@@ -3221,7 +3235,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     }
 }
 #endif
-#line 5085 "gemm.md"
+#line 5099 "gemm.md"
 #if HOPPER_A_REGS
 /* tf32's wgmma with A from this thread's four registers a[0..3] */
 #define WGMMA_A_REGS(d, a, b, scale)                                                                       \
@@ -3251,7 +3265,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 5133 "gemm.md"
+#line 5147 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed. 32 x 8 threads per block, a 32 x 32 tile each (the last
    ones cut at the edges: f64's padded K is a multiple of 16). */
@@ -3286,7 +3300,7 @@ static bool hopper_prepares(int operand)   /* the problem's A or B, whichever ro
 {
     return (operand == 0) != HOPPER_SWAP ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 5178 "gemm.md"
+#line 5192 "gemm.md"
 #if IS_INTEGER
 #define HOPPER_WHOLE TRANSPOSE_COLS   /* int8 operands are transposed in tiles this wide along M or N */
 #else
@@ -3336,7 +3350,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, b, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 5235 "gemm.md"
+#line 5249 "gemm.md"
 static TileGeometry hopper_geometry(int step)
 {
     HopperTile hopper = hopper_tile(step);
@@ -3366,8 +3380,8 @@ static bool hopper_runs_here(const Gpu *gpu)
 #define HOPPER_KERNEL(step) ((const void *)d_gemm_hopper<HOPPER_STEP_BUILT(step) ? (step) : HOPPER_LAST>)
 static const void *const HOPPER_KERNELS[HOPPER_SHORT] = {HOPPER_KERNEL(1), HOPPER_KERNEL(2), HOPPER_KERNEL(3),
                                                          HOPPER_KERNEL(4), HOPPER_KERNEL(5), HOPPER_KERNEL(6),
-                                                         HOPPER_KERNEL(7)};
-static_assert(HOPPER_LAST == 6 && HOPPER_LAST == HOPPER_STEPS && HOPPER_SHORT == 7,
+                                                         HOPPER_KERNEL(7), HOPPER_KERNEL(8)};
+static_assert(HOPPER_LAST == 7 && HOPPER_LAST == HOPPER_STEPS && HOPPER_SHORT == 8,
               "a kernel and a --kernel name for every step");
 
 /* Step 6's second launch, for the last round, and the gathering of its pieces: for the last step and HOPPER_SHORT. */
@@ -3377,7 +3391,7 @@ static const void *hopper_pieces_kernel(int kind)
     return kind == HOPPER_SHORT ? (const void *)d_gemm_hopper<HOPPER_SHORT_BUILT, true>
                                 : (const void *)d_gemm_hopper<HOPPER_LAST, true>;
 }
-#line 5285 "gemm.md"
+#line 5299 "gemm.md"
 /* Which d_gemm_hopper a run launches: the step its --kernel names, except that --kernel=hopper for F16_IN_OUT
    takes HOPPER_SHORT's 128 x 256 tiles where the 256 x 256 ones would leave more of their last round of tiles
    idle than they gain. A 256-row tile is twice the work of a 128-row one, 3% faster per flop
@@ -3415,7 +3429,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
                                             tile.shared_bytes));
     }
 }
-#line 5330 "gemm.md"
+#line 5344 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. */
 static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
 {
@@ -3447,13 +3461,13 @@ static void setup_hopper(Run *run)
     CHECK_CUDA(cudaOccupancyMaxActiveClusters(&fit, HOPPER_KERNELS[step - 1], &config));
     if (fit < 1)
         die(EXIT_CUDA_ERROR, "no cluster of d_gemm_hopper fits on this GPU");
-    run->grid_clusters = tile.persistent && fit < tiles ? fit : tiles;
     run->whole_tiles = fit <= HOPPER_MAX_CLUSTERS ? hopper_whole_tiles(step, tiles, fit, roles.k_padded) : tiles;
     run->split_tiles = tiles - run->whole_tiles;
+    run->grid_clusters = (tile.persistent && fit < tiles) || run->split_tiles > 0 ? fit : tiles;   /* a split: all */
     if (run->whole_tiles < tiles)   /* step 6: two slots per cluster, one block tile per block each */
         CHECK_CUDA(cudaMalloc(&run->slots, (size_t)2 * fit * tile.cluster * tile.block_m * tile.block_n * sizeof(accum_t)));
 }
-#line 5375 "gemm.md"
+#line 5389 "gemm.md"
 
 static void launch_hopper(const Run *run)
 {
@@ -3469,7 +3483,8 @@ static void launch_hopper(const Run *run)
     copy.shape = hopper_roles(&run->shape);
     LastRound last = {run->whole_tiles, run->slots};
     void *arguments[] = {&copy.c, &copy.shape, &copy.alpha, &copy.beta, &copy.a_map, &copy.b_map, &last};
-    CHECK_CUDA(cudaLaunchKernelExC(&config, HOPPER_KERNELS[step - 1], arguments));
+    if (run->whole_tiles > 0)   /* step 7 may split every tile */
+        CHECK_CUDA(cudaLaunchKernelExC(&config, HOPPER_KERNELS[step - 1], arguments));
     if (!run->slots)
         return;
     /* step 6: the last round's pieces, then their sums into C */
@@ -3485,7 +3500,7 @@ static void launch_hopper(const Run *run)
                                                       run->grid_clusters);
     CHECK_LAUNCH();
 }
-#line 5428 "gemm.md"
+#line 5443 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -3538,7 +3553,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 5486 "gemm.md"
+#line 5501 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -3575,7 +3590,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 5692 "gemm.md"
+#line 5708 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
@@ -3800,7 +3815,7 @@ static void test_inputs_and_shapes(void)
                hopper_kind(KERNEL_HOPPER, 4096, 4096, 132) == HOPPER_LAST &&
                hopper_kind(KERNEL_HOPPER, 2048, 2048, 132) == (tall ? HOPPER_SHORT : HOPPER_LAST) &&
                hopper_kind(KERNEL_HOPPER, 5000, 5000, 132) == (tall ? HOPPER_SHORT : HOPPER_LAST) &&
-               hopper_kind(KERNEL_HOPPER_STEP1 + 5, 2048, 2048, 132) == HOPPER_LAST &&
+               hopper_kind(KERNEL_HOPPER_STEP1 + HOPPER_LAST - 1, 2048, 2048, 132) == HOPPER_LAST &&
                hopper_kind(KERNEL_FAST, 2048, 2048, 132) == 0 &&
                hopper_tile(HOPPER_SHORT).block_m == (tall ? 128 : hopper_tile().block_m),
            "hopper: F16_IN_OUT's --kernel=hopper takes 128-row tiles where 256 would idle its last round");
@@ -3854,6 +3869,12 @@ static void test_pieces(void)
                hopper_whole_tiles(HOPPER_SPLIT, 1020, 66, 256) == 1020 &&
                hopper_whole_tiles(HOPPER_PERSISTENT, 2048, 66, 16384) == 2048,
            "hopper: step 6 splits a last round of at most half the clusters' long tiles after a whole round, no other");
+    expect(hopper_whole_tiles(HOPPER_FILL, 16, 66, 16384) == 0 && hopper_whole_tiles(HOPPER_FILL, 33, 66, 16384) == 0 &&
+               hopper_whole_tiles(HOPPER_FILL, 34, 66, 16384) == 34 &&
+               hopper_whole_tiles(HOPPER_FILL, 16, 66, 64) == 16 &&
+               hopper_whole_tiles(HOPPER_FILL, 1020, 66, 16384) == 990 &&
+               hopper_whole_tiles(HOPPER_FILL, 2048, 66, 8192) == hopper_whole_tiles(HOPPER_SPLIT, 2048, 66, 8192),
+           "hopper: step 7 also splits every tile when there are at most half as many as clusters, each long enough");
 }
 
 /* The tile table: each row fits the budget it is for and is what a GPU with that budget gets. */

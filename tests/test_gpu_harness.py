@@ -38,7 +38,7 @@ FAKE_GEMM = textwrap.dedent('''\
         print("usage: gemm [options] [M N K]")
         print("  -k, --kernel=fast|naive|stepN|hopper|hopperN")
         print("        d_gemm (default), d_gemm_naive, step N of d_gemm (1 to 7),")
-        print("        d_gemm_hopper or its step N (1 to 6; sm_90a builds, 9.0 GPUs)")
+        print("        d_gemm_hopper or its step N (1 to {hopper_steps}; sm_90a builds, 9.0 GPUs)")
         sys.exit(0)
     ta, tb = re.search(r"_ta(\\d)_tb(\\d)", os.path.abspath(sys.argv[0])).groups()
     option = dict(a[2:].split("=", 1) for a in args if a.startswith("--") and "=" in a)
@@ -64,7 +64,8 @@ class HarnessCounts(unittest.TestCase):
             os.makedirs(folder)
             path = os.path.join(folder, "gemm")
             with open(path, "w") as handle:
-                handle.write(FAKE_GEMM.format(python=sys.executable, type=TYPE))
+                handle.write(FAKE_GEMM.format(python=sys.executable, type=TYPE, hopper_steps=sum(
+                    1 for k in gpu_test.MATRIX_KERNELS if re.match(r"hopper\d+$", k))))
             os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR)
         self.root = root
         self.patches = []

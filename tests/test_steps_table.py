@@ -19,7 +19,7 @@ What is checked
   gemm.md has no markers or the CSV has not been measured yet.
 * HopperTable: the Hopper part's steps table (``steps.py --hopper-table CSV``; its own markers,
   "hopper steps table") is the script's output for the CSV it names; a made-up CSV gives the
-  expected rows (d_gemm, hopper1 .. hopper6, cuBLAS, the ceiling from the peak row's hopper_peak,
+  expected rows (d_gemm, hopper1 .. hopper7, cuBLAS, the ceiling from the peak row's hopper_peak,
   the gain against the step before, hopper1 against d_gemm); previous_kernel pairs each step with
   the one it is measured against.
 * Tooling: ``steps.py --help`` works and ``make -n steps`` runs docs/bench/steps.py with STEPS_ARGS.
