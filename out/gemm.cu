@@ -3065,7 +3065,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
 /* The H100 SXM's dense tensor rates, TFLOP/s (TOP/s), in TYPE_PAIR's order (NVIDIA H100 datasheet). */
 static const double HOPPER_RATED[] = {989, 989, 1979, 1979, 989, 494, 67};
 
-#define HOPPER_FILL_SECONDS 15e-6   /* step 7: a tile shorter than this runs whole ([Filling the GPU](#filling-the-gpu)) */
+#define HOPPER_FILL_SECONDS 100e-6   /* step 7: a shorter tile runs whole ([Filling the GPU](#filling-the-gpu)) */
 
 /* How many of `tiles` run whole on `clusters` clusters: all of them unless the step splits a last round of at
    most clusters / 2 tiles after at least one whole round, each tile 50 us or more of work at the rated speed;
@@ -3869,9 +3869,9 @@ static void test_pieces(void)
                hopper_whole_tiles(HOPPER_SPLIT, 1020, 66, 256) == 1020 &&
                hopper_whole_tiles(HOPPER_PERSISTENT, 2048, 66, 16384) == 2048,
            "hopper: step 6 splits a last round of at most half the clusters' long tiles after a whole round, no other");
-    expect(hopper_whole_tiles(HOPPER_FILL, 16, 66, 16384) == 0 && hopper_whole_tiles(HOPPER_FILL, 33, 66, 16384) == 0 &&
-               hopper_whole_tiles(HOPPER_FILL, 34, 66, 16384) == 34 &&
-               hopper_whole_tiles(HOPPER_FILL, 16, 66, 64) == 16 &&
+    expect(hopper_whole_tiles(HOPPER_FILL, 16, 66, 65536) == 0 && hopper_whole_tiles(HOPPER_FILL, 33, 66, 65536) == 0 &&
+               hopper_whole_tiles(HOPPER_FILL, 34, 66, 65536) == 34 &&
+               hopper_whole_tiles(HOPPER_FILL, 16, 66, 1024) == 16 &&
                hopper_whole_tiles(HOPPER_FILL, 1020, 66, 16384) == 990 &&
                hopper_whole_tiles(HOPPER_FILL, 2048, 66, 8192) == hopper_whole_tiles(HOPPER_SPLIT, 2048, 66, 8192),
            "hopper: step 7 also splits every tile when there are at most half as many as clusters, each long enough");

@@ -45,10 +45,10 @@ What it does, in one call that must stay under ten minutes:
      sm_90a builds that ARCH=90 makes): every type pair (f64 through mma.sync), each transposition, at
      1 1 1, 127 253 61, 1000 777 333 and 513 1031 1100 with alpha and beta, and on the GPU reference
      2048^3 and 2304 2048 1000 (whole rounds of tiles and a partial last one), 4608 2048 12288 (whole
-     rounds, then a last round split along K: step 6) and HOPPER_FILL (16 4096 14336 and 777 1000 4096,
+     rounds, then a last round split along K: step 6) and HOPPER_FILL (16 4096 32768 and 777 1000 32768,
      where step 7 splits every tile along K); for F16_IN_OUT also --kernel=hopper7 (the 256-row tile,
      which --kernel=hopper leaves for 128 rows at some sizes); memcheck for each type pair (F16_IN_OUT:
-     both), also unverified at 4608 2048 12288 and 777 1000 4096 (the splits); a compute_80 build must
+     both), also unverified at 4608 2048 12288 and 777 1000 32768 (the splits); a compute_80 build must
      exit 3 with one line; on a GPU that is not 9.0 (nvidia-smi's compute_cap) every type pair must
      exit 3 instead;
   9. the matrix (issue 30): every --kernel a STEPS=1 build has (naive, fast, step1 .. step7, hopper,
@@ -123,7 +123,7 @@ HOPPER_ROUNDS = (2304, 2048, 1000)   # on 132 SMs, whole rounds of tiles and a s
 HOPPER_SPLIT = (4608, 2048, 12288)   # whole rounds, then at most 33 tiles long enough that step 6 splits them
 # Step 7: at most 33 tiles in all, each long enough to split, so every tile is split along K: a skinny layer (16
 # rows of 256) and a ragged size whose last cluster tile is mostly padding rows, which no piece stores.
-HOPPER_FILL = ((16, 4096, 14336), (777, 1000, 4096))
+HOPPER_FILL = ((16, 4096, 32768), (777, 1000, 32768))   # K long enough for every type pair (int8: 143 us a tile)
 
 SIZES_FULL = ((1, 1, 1), (127, 253, 61), (1000, 777, 333), (1024, 1024, 1024))
 SIZES_QUICK = ((127, 253, 61), (1024, 1024, 1024))
