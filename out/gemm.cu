@@ -2643,7 +2643,7 @@ int main(int argc, char **argv)
     return options.shapes ? run_shapes(&options, &gpu, shapes, count) : run_gemm(&options, &gpu);
 }
 /* ==== Past WMMA: Hopper's warpgroup MMA ==== */
-#line 4185 "gemm.md"
+#line 4187 "gemm.md"
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define HOPPER_BUILT 1   /* this compilation is for sm_90a: wgmma and setmaxnreg exist */
 #else
@@ -2675,7 +2675,7 @@ __device__ static inline unsigned long long operand_descriptor(const void *start
            (unsigned long long)(leading >> 4 & 0x3FFF) << 16 |
            (unsigned long long)(stride >> 4 & 0x3FFF) << 32 | 1ull << 62;
 }
-#line 4250 "gemm.md"
+#line 4252 "gemm.md"
 enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper7 (hopper7 is --kernel=hopper's step) */
     HOPPER_ONE_CONSUMER = 1,   /* wgmma on swizzled slabs; a producer and one consumer warpgroup */
     HOPPER_TWO_CONSUMERS,      /* two consumers: twice the rows per slab of B */
@@ -2722,7 +2722,7 @@ __host__ __device__ constexpr HopperTile hopper_tile(int step = HOPPER_LAST)
     tile.shared_bytes = 1024 + tile.stages * (tile.a_bytes + tile.b_bytes) + 2 * tile.stages * 8;
     return tile;
 }
-#line 4302 "gemm.md"
+#line 4304 "gemm.md"
 __device__ static inline unsigned long long slab_descriptor(const unsigned char *slab, bool mn_major, int first,
                                                             int k_step)
 {
@@ -2733,7 +2733,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
     return operand_descriptor(slab + first * HOPPER_ROW + k_step * HOPPER_K * (int)sizeof(input_t), 16,
                               8 * HOPPER_ROW);
 }
-#line 4333 "gemm.md"
+#line 4335 "gemm.md"
 #define WGMMA_LOW "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
@@ -2792,7 +2792,7 @@ typedef double wgmma_acc_t;   /* f64: 16 rows x 64 columns of mma.sync results, 
 #define WGMMA_REGS 32
 #define WGMMA(d, a, b, scale) ((void)(a), (void)(b), (void)(scale))
 #endif
-#line 4401 "gemm.md"
+#line 4403 "gemm.md"
 #if HOPPER_BUILT
 #define HOPPER_ASM(text) asm volatile(text ::: "memory")
 #else
@@ -2819,7 +2819,7 @@ __device__ static inline void settle(float &r) { asm volatile("" : "+f"(r)::"mem
 __device__ static inline void settle(unsigned &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(int &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(double &r) { asm volatile("" : "+d"(r)::"memory"); }
-#line 4446 "gemm.md"
+#line 4448 "gemm.md"
 /* Requests the slab k_tile of an operand from row (along M or N) mn0 on, into `slab`. */
 __device__ static inline void copy_operand(void *slab, const CUtensorMap *map, bool mn_major, int mn0, int k_tile,
                                            unsigned long long *full, unsigned short mask)
@@ -2843,7 +2843,7 @@ __device__ static inline void hopper_position(int index, int rank, const Shape *
     *m0 = (row * tile.cluster + rank) * tile.block_m;
     *n0 = col * tile.block_n;
 }
-#line 4476 "gemm.md"
+#line 4478 "gemm.md"
 /* A cluster's work, one piece at a time: slabs k_begin .. k_end - 1 of tile number `tile`. A piece is a whole
    tile, except in step 6's launch for the last round ([The last round](#the-last-round)). */
 typedef struct {
@@ -2885,7 +2885,7 @@ __device__ static inline void produce(unsigned char *slabs, unsigned long long *
         }
     }
 }
-#line 4524 "gemm.md"
+#line 4526 "gemm.md"
 /* Accumulator sets per consumer thread: one per 64-row wgmma (f64: one per 16-row mma.sync of a warp's 32 rows). */
 #define HOPPER_SUBTILES(step) (HOPPER_WGMMA ? hopper_tile(step).block_m / hopper_tile(step).consumers / 64 : 2)
 #define HOPPER_RELEASERS (HOPPER_WGMMA ? 1 : 4)   /* arrivals per consumer on `empty`: one, or each warp's (f64) */
@@ -2933,7 +2933,7 @@ __device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][WG
         for (int r = 0; r < WGMMA_REGS; r++)
             settle(d[sub][r]);
 }
-#line 4577 "gemm.md"
+#line 4579 "gemm.md"
 #if HOPPER_WGMMA && !HOPPER_A_REGS
 template <int STEP>
 __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][WGMMA_REGS],
@@ -2951,7 +2951,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 4608 "gemm.md"
+#line 4610 "gemm.md"
 typedef struct __align__(2 * sizeof(accum_t)) {
     accum_t value[2];
 } AccumPair;
@@ -3010,7 +3010,7 @@ __device__ static inline void store_hopper(const wgmma_acc_t (&d)[WGMMA_REGS], a
             *destination = result;
         }
 }
-#line 4675 "gemm.md"
+#line 4677 "gemm.md"
 template <int STEP, bool PIECES = false>
 __global__ void __launch_bounds__(hopper_tile(STEP).threads, 1)
 d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t beta,
@@ -3029,7 +3029,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
         }
     fence_barrier_init();
     cluster_sync();   /* both blocks' barriers are ready before either copies */
-#line 4701 "gemm.md"
+#line 4703 "gemm.md"
     int rank = cluster_rank(), warpgroup = threadIdx.x / 128;
     if (warpgroup == tile.consumers) {
         producer_registers();
@@ -3061,7 +3061,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
     cluster_sync();   /* the other block may still copy into us or arrive on our barriers */
 #endif
 }
-#line 4820 "gemm.md"
+#line 4822 "gemm.md"
 /* The H100 SXM's dense tensor rates, TFLOP/s (TOP/s), in TYPE_PAIR's order (NVIDIA H100 datasheet). */
 static const double HOPPER_RATED[] = {989, 989, 1979, 1979, 989, 494, 67};
 
@@ -3080,7 +3080,7 @@ static int hopper_whole_tiles(int step, int tiles, int clusters, int k_padded)
     bool fill = tile.fill && 2 * tiles <= clusters && seconds >= HOPPER_FILL_SECONDS;
     return split ? tiles - last : fill ? 0 : tiles;
 }
-#line 4845 "gemm.md"
+#line 4847 "gemm.md"
 /* Where the share of `cluster` begins among a last round's `slabs`, numbered tile after tile. */
 __host__ __device__ static inline long long share_begin(int cluster, int clusters, long long slabs)
 {
@@ -3140,7 +3140,7 @@ __device__ static inline bool next_piece(int n, const Shape *shape, const LastRo
     piece->tile += last->whole;
     return found;
 }
-#line 4911 "gemm.md"
+#line 4913 "gemm.md"
 #define GATHER_PARTS 16          /* blocks per block tile of the last round */
 #define HOPPER_MAX_CLUSTERS 128   /* the most clusters a split round is dealt to */
 
@@ -3171,7 +3171,7 @@ __global__ void __launch_bounds__(256) d_gather_pieces(accum_t *__restrict__ c, 
         *element = scale_accumulator(alpha, (accum_t)sum, beta, beta != 0 ? *element : ACCUM_ZERO);
     }
 }
-#line 5000 "gemm.md"
+#line 5026 "gemm.md"
 #if !HOPPER_WGMMA || HOPPER_A_REGS
 /* The byte offset of element (mn, k) in a swizzled slab, K-major or MN-major (The swizzled layout). */
 __device__ static inline int slab_offset(bool mn_major, int mn, int k)
@@ -3196,7 +3196,7 @@ __device__ static inline void load_four(const unsigned char *slab, int mn, int t
     }
 }
 #endif
-#line 5030 "gemm.md"
+#line 5056 "gemm.md"
 #if !HOPPER_WGMMA
 #define MMA_F64(d, i, a, b)                                                                                  \
     asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "                     \
@@ -3235,7 +3235,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     }
 }
 #endif
-#line 5099 "gemm.md"
+#line 5125 "gemm.md"
 #if HOPPER_A_REGS
 /* tf32's wgmma with A from this thread's four registers a[0..3] */
 #define WGMMA_A_REGS(d, a, b, scale)                                                                       \
@@ -3265,7 +3265,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 5147 "gemm.md"
+#line 5173 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed. 32 x 8 threads per block, a 32 x 32 tile each (the last
    ones cut at the edges: f64's padded K is a multiple of 16). */
@@ -3300,7 +3300,7 @@ static bool hopper_prepares(int operand)   /* the problem's A or B, whichever ro
 {
     return (operand == 0) != HOPPER_SWAP ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 5192 "gemm.md"
+#line 5218 "gemm.md"
 #if IS_INTEGER
 #define HOPPER_WHOLE TRANSPOSE_COLS   /* int8 operands are transposed in tiles this wide along M or N */
 #else
@@ -3350,7 +3350,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, b, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 5249 "gemm.md"
+#line 5275 "gemm.md"
 static TileGeometry hopper_geometry(int step)
 {
     HopperTile hopper = hopper_tile(step);
@@ -3391,7 +3391,7 @@ static const void *hopper_pieces_kernel(int kind)
     return kind == HOPPER_SHORT ? (const void *)d_gemm_hopper<HOPPER_SHORT_BUILT, true>
                                 : (const void *)d_gemm_hopper<HOPPER_LAST, true>;
 }
-#line 5299 "gemm.md"
+#line 5325 "gemm.md"
 /* Which d_gemm_hopper a run launches: the step its --kernel names, except that --kernel=hopper for F16_IN_OUT
    takes HOPPER_SHORT's 128 x 256 tiles where the 256 x 256 ones would leave more of their last round of tiles
    idle than they gain. A 256-row tile is twice the work of a 128-row one, 3% faster per flop
@@ -3429,7 +3429,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
                                             tile.shared_bytes));
     }
 }
-#line 5344 "gemm.md"
+#line 5370 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. */
 static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
 {
@@ -3467,7 +3467,7 @@ static void setup_hopper(Run *run)
     if (run->whole_tiles < tiles)   /* step 6: two slots per cluster, one block tile per block each */
         CHECK_CUDA(cudaMalloc(&run->slots, (size_t)2 * fit * tile.cluster * tile.block_m * tile.block_n * sizeof(accum_t)));
 }
-#line 5389 "gemm.md"
+#line 5415 "gemm.md"
 
 static void launch_hopper(const Run *run)
 {
@@ -3500,7 +3500,7 @@ static void launch_hopper(const Run *run)
                                                       run->grid_clusters);
     CHECK_LAUNCH();
 }
-#line 5443 "gemm.md"
+#line 5469 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -3553,7 +3553,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 5501 "gemm.md"
+#line 5527 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -3590,7 +3590,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 5708 "gemm.md"
+#line 5735 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)

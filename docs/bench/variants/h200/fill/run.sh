@@ -43,7 +43,7 @@ def load(path):
     return rows
 for type in ("F16_IN_F32_OUT", "BF16_IN_F32_OUT"):
     six, seven = load("%s/%s-hopper6.kv" % (out, type)), load("%s/%s-hopper7.kv" % (out, type))
-    zero = load("%s/zero-hopper.kv" % out) if type.startswith("F16") else {}
+    zero = load("%s/zero-hopper.kv" % out) if type.startswith("F16") and os.path.exists("%s/zero-hopper.kv" % out) else {}
     print("%s, B transposed: rate (TFLOP/s) and ratio to cuBLAS" % type)
     print("%-20s %9s %9s %9s %7s %7s %6s %s" % ("M x N x K", "hopper6", "hopper7", "cublas", "h6/cb", "h7/cb", "split", "zero/cb"))
     for key in six:
