@@ -3171,7 +3171,7 @@ __global__ void __launch_bounds__(256) d_gather_pieces(accum_t *__restrict__ c, 
         *element = scale_accumulator(alpha, (accum_t)sum, beta, beta != 0 ? *element : ACCUM_ZERO);
     }
 }
-#line 5026 "gemm.md"
+#line 5013 "gemm.md"
 #if !HOPPER_WGMMA || HOPPER_A_REGS
 /* The byte offset of element (mn, k) in a swizzled slab, K-major or MN-major (The swizzled layout). */
 __device__ static inline int slab_offset(bool mn_major, int mn, int k)
@@ -3196,7 +3196,7 @@ __device__ static inline void load_four(const unsigned char *slab, int mn, int t
     }
 }
 #endif
-#line 5056 "gemm.md"
+#line 5043 "gemm.md"
 #if !HOPPER_WGMMA
 #define MMA_F64(d, i, a, b)                                                                                  \
     asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "                     \
@@ -3235,7 +3235,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     }
 }
 #endif
-#line 5125 "gemm.md"
+#line 5112 "gemm.md"
 #if HOPPER_A_REGS
 /* tf32's wgmma with A from this thread's four registers a[0..3] */
 #define WGMMA_A_REGS(d, a, b, scale)                                                                       \
@@ -3265,7 +3265,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 5173 "gemm.md"
+#line 5160 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed. 32 x 8 threads per block, a 32 x 32 tile each (the last
    ones cut at the edges: f64's padded K is a multiple of 16). */
@@ -3300,7 +3300,7 @@ static bool hopper_prepares(int operand)   /* the problem's A or B, whichever ro
 {
     return (operand == 0) != HOPPER_SWAP ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 5218 "gemm.md"
+#line 5205 "gemm.md"
 #if IS_INTEGER
 #define HOPPER_WHOLE TRANSPOSE_COLS   /* int8 operands are transposed in tiles this wide along M or N */
 #else
@@ -3350,7 +3350,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, b, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 5275 "gemm.md"
+#line 5262 "gemm.md"
 static TileGeometry hopper_geometry(int step)
 {
     HopperTile hopper = hopper_tile(step);
@@ -3391,7 +3391,7 @@ static const void *hopper_pieces_kernel(int kind)
     return kind == HOPPER_SHORT ? (const void *)d_gemm_hopper<HOPPER_SHORT_BUILT, true>
                                 : (const void *)d_gemm_hopper<HOPPER_LAST, true>;
 }
-#line 5325 "gemm.md"
+#line 5312 "gemm.md"
 /* Which d_gemm_hopper a run launches: the step its --kernel names, except that --kernel=hopper for F16_IN_OUT
    takes HOPPER_SHORT's 128 x 256 tiles where the 256 x 256 ones would leave more of their last round of tiles
    idle than they gain. A 256-row tile is twice the work of a 128-row one, 3% faster per flop
@@ -3429,7 +3429,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
                                             tile.shared_bytes));
     }
 }
-#line 5370 "gemm.md"
+#line 5357 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. */
 static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
 {
@@ -3467,7 +3467,7 @@ static void setup_hopper(Run *run)
     if (run->whole_tiles < tiles)   /* step 6: two slots per cluster, one block tile per block each */
         CHECK_CUDA(cudaMalloc(&run->slots, (size_t)2 * fit * tile.cluster * tile.block_m * tile.block_n * sizeof(accum_t)));
 }
-#line 5415 "gemm.md"
+#line 5402 "gemm.md"
 
 static void launch_hopper(const Run *run)
 {
@@ -3500,7 +3500,7 @@ static void launch_hopper(const Run *run)
                                                       run->grid_clusters);
     CHECK_LAUNCH();
 }
-#line 5469 "gemm.md"
+#line 5456 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -3553,7 +3553,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 5527 "gemm.md"
+#line 5514 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -3590,7 +3590,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 5735 "gemm.md"
+#line 5722 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)

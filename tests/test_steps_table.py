@@ -222,7 +222,8 @@ class HopperTable(unittest.TestCase):
                 ("cublas", "8192", "722.0", "ok", "off", "", "")]
         rows += [("hopper%d" % n, "8192", rate, "pass", "gpu", previous, "")
                  for n, rate, previous in ((1, "533.7", "116.9"), (2, "713.1", "133.6"), (3, "712.7", "99.9"),
-                                           (4, "727.2", "102.0"), (5, "732.5", "100.7"), (6, "750.0", "102.4"))]
+                                           (4, "727.2", "102.0"), (5, "732.5", "100.7"), (6, "750.0", "102.4"),
+                                           (7, "750.0", "100.0"))]
         with tempfile.TemporaryDirectory() as directory:
             path = os.path.join(directory, "hopper-steps.csv")
             with open(path, "w", newline="", encoding="utf-8") as handle:
@@ -240,8 +241,9 @@ class HopperTable(unittest.TestCase):
         self.assertTrue(lines[3].startswith("| 1 | ") and "533.7 / —" in lines[3] and lines[3].endswith("| +17% |"))
         self.assertTrue(lines[5].endswith("| 0% |"), lines[5])
         self.assertTrue(lines[8].startswith("| 6 | ") and lines[8].endswith("| +2% |"), lines[8])
-        self.assertIn("| cuBLAS |  | 722.0 / — |", lines[9])
-        self.assertTrue(lines[10].startswith("| ceiling |  | 824.4 / — |"), lines[10])
+        self.assertTrue(lines[9].startswith("| 7 | ") and lines[9].endswith("| 0% |"), lines[9])
+        self.assertIn("| cuBLAS |  | 722.0 / — |", lines[10])
+        self.assertTrue(lines[11].startswith("| ceiling |  | 824.4 / — |"), lines[11])
 
     def test_previous_kernel(self):
         sys.path.insert(0, os.path.dirname(SCRIPT))
