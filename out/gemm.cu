@@ -2696,7 +2696,7 @@ typedef struct {
     int cluster;                     /* blocks along M that share each slab of B */
     bool persistent;                 /* a grid of what fits at once, each cluster looping over tiles */
     bool split;                      /* a short last round split along K ([The last round](#the-last-round)) */
-    bool fill;                       /* a first round as short split too ([Filling the GPU](#filling-the-gpu)) */
+    bool fill;                       /* too few tiles to fill the GPU: all split ([Step 7](#filling-the-gpu)) */
     int threads;                     /* the consumers and one producer warpgroup */
     int a_bytes, b_bytes;            /* one slab of each */
     int shared_bytes;                /* the stages, the barriers, 1 KiB to align the first slab */
@@ -3065,7 +3065,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
 /* The H100 SXM's dense tensor rates, TFLOP/s (TOP/s), in TYPE_PAIR's order (NVIDIA H100 datasheet). */
 static const double HOPPER_RATED[] = {989, 989, 1979, 1979, 989, 494, 67};
 
-#define HOPPER_FILL_SECONDS 100e-6   /* step 7: a shorter tile runs whole ([Filling the GPU](#filling-the-gpu)) */
+#define HOPPER_FILL_SECONDS 100e-6   /* step 7: a shorter tile runs whole ([Step 7](#filling-the-gpu)) */
 
 /* How many of `tiles` run whole on `clusters` clusters: all of them unless the step splits a last round of at
    most clusters / 2 tiles after at least one whole round, each tile 50 us or more of work at the rated speed;

@@ -35,9 +35,10 @@ What it does, in one call that must stay under ten minutes:
      driver compiles for this GPU, so the plain-load and cp.async paths run on
      it too, each at every budget;
   7. the steps of d_gemm (gemm.md, "d_gemm: the tiled kernel"; --kernel=step1 .. step6, in builds made
-     with STEPS=1): each type pair, each transposition, every step at 1000 777 333 with alpha and beta (the
-     matrix, part 9, has every step at the small and ragged sizes), each smaller budget for two transpositions, the copy path each step must report,
-     memcheck on every step and racecheck on steps 1 to 4 (fp16 and f64) at the sanitizers' small size;
+     with STEPS=1): each type pair, each transposition, every step at 1000 777 333 with alpha and beta
+     (the matrix, part 9, has every step at the small and ragged sizes), each smaller budget for two
+     transpositions, the copy path each step must report, memcheck on every step and racecheck on steps
+     1 to 4 (fp16 and f64) at the sanitizers' small size;
      and a compute_80 and a compute_75 build of fp16 whose steps run the cp.async and plain-load paths;
      on a 9.0 GPU the same builds also run steps 1 to 6 of d_gemm_hopper (--kernel=hopper1 .. hopper6)
      at 1000 777 333 with alpha and beta;
