@@ -20,9 +20,9 @@
  *   d_peak            mma_sync from registers, all loads amortized away: the WMMA ceiling (--peak)
  *   d_gemm_reference  one element of C per thread, exact accumulation: the GPU verifier
  *   d_gemm_hopper<STEP>  sm_90a builds, 9.0 GPUs: a producer warpgroup feeds consumer warpgroups through
- *                     swizzled slabs; they multiply with wgmma (f64: mma.sync m16n8k16); STEP 1 .. 6 are the
- *                     last part's steps, 6 the kernel itself (--kernel=hopper; F16_IN_OUT may take HOPPER_SHORT)
- *   d_gather_pieces   d_gemm_hopper's step 6: adds the pieces of a last round split along K, applies alpha, beta
+ *                     swizzled slabs; they multiply with wgmma (f64: mma.sync m16n8k16); STEP 1 .. 8 are the
+ *                     last part's steps (--kernel=hopper: 8, whose tile is one of HOPPER_TILES, by shape)
+ *   d_gather_pieces   d_gemm_hopper's steps 6 to 8: adds the pieces of tiles split along K, applies alpha, beta
  *   d_transpose_wide  tf32 and f64 for d_gemm_hopper: an operand made K-major
  *   d_peak_hopper     the wgmma (f64: m16n8k16 mma.sync) ceiling, beside d_peak in --peak
  *
@@ -42,8 +42,8 @@
  *                                     run_gemm in phases, run_peak
  *   main
  *   Past WMMA: Hopper's warpgroup MMA d_gemm_hopper: swizzled slabs, wgmma, producer and consumers, the
- *                                     epilogue, the persistent grid, the last round, f64 on mma.sync, tf32's A
- *                                     in registers, the host side, d_peak_hopper, the steps
+ *                                     epilogue, the persistent grid, the last round, tiles by shape, f64 on
+ *                                     mma.sync, tf32's A in registers, the host side, d_peak_hopper, the steps
  *   Appendix: testing the host code   --self-test
  */
 /* ==== Configuration ==== */
@@ -60,7 +60,7 @@
 #define TRANSPOSE_B 0   /* 1: B is stored N x K and used transposed */
 #endif
 #ifndef WITH_STEPS
-#define WITH_STEPS 0    /* 1: also build steps 1 to 6 of d_gemm and 1 to 6 of d_gemm_hopper */
+#define WITH_STEPS 0    /* 1: also build steps 1 to 6 of d_gemm and 1 to 7 of d_gemm_hopper */
 #endif
 #line 283 "gemm.md"
 #if defined(F16_IN_F32_OUT) + defined(F16_IN_OUT) + defined(U8_IN_I32_OUT) + \
@@ -1442,8 +1442,8 @@ static Verdict compare_results(const accum_t *c_out, const exact_t *expected, co
     return verdict;
 }
 /* ==== The harness ==== */
-#line 2521 "gemm.md"
-enum { KERNEL_FAST, KERNEL_NAIVE, KERNEL_STEP1 };   /* then step2 .. step7 (step7 is fast), hopper, hopper1 .. 6 */
+#line 2522 "gemm.md"
+enum { KERNEL_FAST, KERNEL_NAIVE, KERNEL_STEP1 };   /* then step2 .. step7 (step7 is fast), hopper, hopper1 .. 8 */
 enum { VERIFY_AUTO, VERIFY_CPU, VERIFY_GPU, VERIFY_OFF };
 enum { FORMAT_TEXT, FORMAT_KV, FORMAT_CSV };
 
@@ -1462,8 +1462,9 @@ typedef struct {
     const char *dump_prefix;
     int shared_limit;   /* bytes of shared memory per block to pretend the GPU has; 0: what it has */
     const char *shapes;   /* --shapes=FILE: one M N K a line, a run each */
+    int cold_l2;          /* --cold-l2: evict the L2 cache before each timed run */
 } Options;
-#line 2549 "gemm.md"
+#line 2551 "gemm.md"
 static int parse_integer(const char *text, long long low, long long high, long long *value)
 {
     char *end;
@@ -1509,14 +1510,14 @@ static int parse_shared_limit(const char *text)
 
 /* --kernel's choices, in the order of KERNEL_FAST, KERNEL_NAIVE, KERNEL_STEP1 ... */
 #define KERNEL_HOPPER (KERNEL_STEP1 + LAST_STEP)   /* d_gemm_hopper, the last part */
-/* then hopper2 .. hopper7 (hopper7 is hopper's step; F16_IN_OUT's hopper may take HOPPER_SHORT) */
+/* then hopper2 .. hopper8 (hopper8 is hopper's step, which takes its tile by shape) */
 #define KERNEL_HOPPER_STEP1 (KERNEL_HOPPER + 1)
-#define HOPPER_STEPS 7
+#define HOPPER_STEPS 8
 #define KERNELS (KERNEL_HOPPER_STEP1 + HOPPER_STEPS)
 static const char *const KERNEL_NAMES[] = {
     "fast",    "naive",   "step1",   "step2",   "step3",   "step4",   "step5",   "step6",
     "step7",   "hopper",  "hopper1", "hopper2", "hopper3", "hopper4", "hopper5", "hopper6",
-    "hopper7"};
+    "hopper7", "hopper8"};
 static_assert(sizeof KERNEL_NAMES / sizeof KERNEL_NAMES[0] == KERNELS, "a name for every kernel");
 
 /* The step of d_gemm that a --kernel choice runs: LAST_STEP for fast, 0 for the others. */
@@ -1586,6 +1587,7 @@ static int parse_flag(int option, const char *value, const char *word, Options *
         }
         break;
     case 'P': options->peak = 1; break;
+    case 'E': options->cold_l2 = 1; break;
     case 'T': options->self_test = 1; break;
     case 'h': options->help = 1; return 1;
     case ':': snprintf(error, error_size, "option '%s' needs a value", word); return -1;
@@ -1637,9 +1639,9 @@ static int parse_options(int argc, char **argv, Options *options, char *error, s
         {"dump", required_argument, NULL, 'd'},     {"peak", no_argument, NULL, 'P'},
         {"self-test", no_argument, NULL, 'T'},      {"help", no_argument, NULL, 'h'},
         {"shared-limit", required_argument, NULL, 'L'}, {"shapes", required_argument, NULL, 'S'},
-        {NULL, 0, NULL, 0}};
+        {"cold-l2", no_argument, NULL, 'E'},        {NULL, 0, NULL, 0}};
     Options defaults = {4096, 4096, 4096, KERNEL_FAST, VERIFY_AUTO, FORMAT_TEXT, 10, 2,
-                        1.0, 0.0, 1, 0, 0, 0, 0, 0, NULL, 0, NULL};
+                        1.0, 0.0, 1, 0, 0, 0, 0, 0, NULL, 0, NULL, 0};
     int option;
 
     *options = defaults;
@@ -1663,14 +1665,15 @@ static void print_usage(FILE *out)
     fprintf(out,
             "usage: gemm [options] [M N K]   (built for %s, WMMA %s, TRANSPOSE_A=%d TRANSPOSE_B=%d)\n"
             "  -k, --kernel=fast|naive|stepN|hopper|hopperN\n"
-            "                                   d_gemm (default), d_gemm_naive, step N of d_gemm (1 to 7),\n"
-            "                                   d_gemm_hopper or its step N (1 to 7; sm_90a builds, 9.0 GPUs)\n"
+            "                                   d_gemm (default), d_gemm_naive, step N of d_gemm (1 to %d),\n"
+            "                                   d_gemm_hopper or its step N (1 to %d; sm_90a builds, 9.0 GPUs)\n"
             "  -v, --verify=auto|cpu|gpu|off    reference to check against (default auto)\n"
             "  -i, --iterations=N               timed runs (default 10)\n"
             "  -w, --warmup=N                   untimed runs before them (default 2)\n"
             "  -a, --alpha=X  -b, --beta=X      C = alpha*op(A)*op(B) + beta*C (default 1, 0)\n"
             "  -s, --seed=N                     seed of the random inputs (default 1)\n"
             "  -c, --cublas                     also time cuBLAS\n"
+            "      --cold-l2                    evict the L2 cache before each timed run (kernel and cuBLAS)\n"
             "  -p, --print                      print the matrices (sizes up to %d)\n"
             "  -f, --format=text|kv|csv         output format (default text)\n"
             "  -d, --dump=PREFIX                write PREFIX_{A,B,C_in,C_out}.npy\n"
@@ -1683,9 +1686,9 @@ static void print_usage(FILE *out)
             "  -h, --help                       this text\n"
             "exit status: 0 verified, 1 verification failed, 2 bad usage, 3 no usable GPU,\n"
             "             4 out of memory, 5 CUDA or cuBLAS error, 6 file error\n",
-            TYPE_NAME, SHAPE_NAME, TRANSPOSE_A, TRANSPOSE_B, MAX_PRINT_DIMENSION);
+            TYPE_NAME, SHAPE_NAME, TRANSPOSE_A, TRANSPOSE_B, LAST_STEP, HOPPER_STEPS, MAX_PRINT_DIMENSION);
 }
-#line 2788 "gemm.md"
+#line 2792 "gemm.md"
 static uint64_t next_random(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
@@ -1720,7 +1723,7 @@ static void fill_accum(accum_t *x, size_t count, uint64_t seed, uint64_t stream)
     for (size_t e = 0; e < count; e++)
         x[e] = ACCUM_FROM_FLOAT(IS_INTEGER ? (float)random_int(&state, -128, 127) : (float)random_uniform(&state));
 }
-#line 2839 "gemm.md"
+#line 2843 "gemm.md"
 /* Every step of d_gemm for each tile configuration of this type pair; NULL past the last configuration, and
    for the steps before the last in a build without them (WITH_STEPS 0). */
 #define STEP_BUILT(step) (WITH_STEPS || (step) == LAST_STEP)
@@ -1813,7 +1816,7 @@ static void select_gpu(Gpu *gpu, const Options *options)
     if (shared_bytes <= (int)gpu->properties.sharedMemPerBlockOptin)
         CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
 }
-#line 2942 "gemm.md"
+#line 2946 "gemm.md"
 static void *allocate(size_t bytes, const char *what)
 {
     void *memory = malloc(bytes > 0 ? bytes : 1);
@@ -1830,7 +1833,7 @@ static void check_device_memory(double bytes_needed)
         die(EXIT_NO_MEMORY, "this run needs %.2f GiB of device memory; %.2f GiB of %.2f GiB are free",
             bytes_needed / 0x1p30, free_bytes / 0x1p30, total_bytes / 0x1p30);
 }
-#line 2969 "gemm.md"
+#line 2978 "gemm.md"
 typedef struct {
     double median_ms, min_ms;
 } Timing;
@@ -1848,7 +1851,15 @@ static int compare_doubles(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-static Timing time_runs(void (*launch)(const void *), const void *context, int warmup, int runs)
+/* A buffer to write over the L2 cache before each timed run; no bytes: leave the cache as it is. */
+typedef struct {
+    void *buffer;
+    size_t bytes;
+} Eviction;
+static const Eviction NO_EVICTION = {NULL, 0};
+
+static Timing time_runs(void (*launch)(const void *), const void *context, int warmup, int runs,
+                        const Eviction *evict)
 {
     cudaEvent_t start, stop;
     double *times = (double *)allocate(runs * sizeof(double), "timings");
@@ -1858,6 +1869,8 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
         launch(context);
     for (int run = 0; run < runs; run++) {
         float ms;
+        if (evict->bytes)
+            CHECK_CUDA(cudaMemsetAsync(evict->buffer, run & 0xFF, evict->bytes));
         CHECK_CUDA(cudaEventRecord(start));
         launch(context);
         CHECK_CUDA(cudaEventRecord(stop));
@@ -1872,7 +1885,7 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
     free(times);
     return timing;
 }
-#line 3026 "gemm.md"
+#line 3044 "gemm.md"
 typedef struct {
     Shape shape;
     int kernel;
@@ -1896,11 +1909,11 @@ typedef struct {
 /* The Hopper kernel of the last part, [Past WMMA](#past-wmma-hoppers-warpgroup-mma), as the harness calls it. */
 static bool hopper_prepares(int operand);   /* 0: A, 1: B */
 static Shape hopper_shape(int m, int n, int k, int step);
-static int hopper_kind(int kernel, int m, int n, int sms);   /* the step, or F16_IN_OUT's HOPPER_SHORT */
+static int hopper_kind(int kernel, int m, int n, int k, int sms);   /* the step, or the tile step 8 picks */
 static TileGeometry hopper_geometry(int step);
 static void setup_hopper(Run *run);
 static void launch_hopper(const Run *run);
-#line 3059 "gemm.md"
+#line 3077 "gemm.md"
 /* A tiled operand stored as rows x ld, viewed as panels: (element of the row, row, panel), panels `panel`
    elements apart. A box is box_panels panels of box_rows rows, each row ld_shared long: past the panel it
    reads the row's next elements into the padding, up to OVER_READ bytes past the operand's end. */
@@ -1941,7 +1954,7 @@ static void make_tensor_maps(Run *run)
                     TILE_TRANSPOSE_B ? shape->k_padded : shape->n_padded, tile.b.panel, tile.b.ld, tile.b.rows,
                     tile.b.panels, CU_TENSOR_MAP_SWIZZLE_NONE);
 }
-#line 3106 "gemm.md"
+#line 3124 "gemm.md"
 /* d_gemm's operands as it reads them: int8 operands stored the other way transposed, tf32 operands rounded. */
 static void prepare_operands(const Run *run)
 {
@@ -1990,7 +2003,7 @@ static void launch_gemm(const void *context)
     }
     CHECK_LAUNCH();
 }
-#line 3168 "gemm.md"
+#line 3185 "gemm.md"
 typedef struct {
     int available;                  /* cuBLAS has no unsigned int8 GEMM */
     cudaDataType input, output;     /* of A and B, of C */
@@ -2009,7 +2022,7 @@ static const CublasTypes CUBLAS_TYPES[] = {
     {1,           CUDA_R_64F,  CUDA_R_64F, CUBLAS_COMPUTE_64F},            /* F64_IN_OUT */
 };
 #define HAS_CUBLAS (CUBLAS_TYPES[TYPE_PAIR].available)
-#line 3189 "gemm.md"
+#line 3206 "gemm.md"
 typedef struct {
     Run run;
     cublasHandle_t handle;
@@ -2029,7 +2042,7 @@ static void launch_cublas(const void *context)
                                   cublas->run.c, types.output, shape->n_padded, types.compute,
                                   CUBLAS_GEMM_DEFAULT);
 }
-#line 3221 "gemm.md"
+#line 3237 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -2056,7 +2069,7 @@ static void write_npy(const char *prefix, const char *name, const char *descr, c
         die(EXIT_IO_ERROR, "cannot write %s: %s", path, strerror(saved));
     }
 }
-#line 3254 "gemm.md"
+#line 3270 "gemm.md"
 typedef struct {
     const char *input, *accum;   /* NumPy's type strings for A and B, and for C */
     int widen;                   /* 1: NumPy has no such type; A and B are widened, exactly, to float32 */
@@ -2092,7 +2105,7 @@ static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, 
         free(widened);
     }
 }
-#line 3298 "gemm.md"
+#line 3314 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -2187,7 +2200,7 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 3400 "gemm.md"
+#line 3416 "gemm.md"
 typedef struct {
     Shape shape;
     int verify;                                          /* VERIFY_CPU, VERIFY_GPU or VERIFY_OFF */
@@ -2202,6 +2215,7 @@ typedef struct {
     Verdict verdict;
     Timing timing, cublas_timing;
     int cublas_ran;
+    int cublas_version;                                  /* cublasGetVersion, when cuBLAS ran */
     double pad_ms, h2d_ms, d2h_ms, extract_ms, reference_ms;   /* host-side steps */
 } Gemm;
 
@@ -2209,7 +2223,7 @@ static double milliseconds_since(double start)
 {
     return (seconds_now() - start) * 1e3;
 }
-#line 3427 "gemm.md"
+#line 3444 "gemm.md"
 static Shape gemm_shape(int m, int n, int k, int tile_index, int hopper)   /* hopper: Run's */
 {
     if (hopper)
@@ -2220,7 +2234,7 @@ static Shape gemm_shape(int m, int n, int k, int tile_index, int hopper)   /* ho
 
 static void plan_memory(Gemm *gemm, const Options *options, const Gpu *gpu)
 {
-    gemm->run.hopper = hopper_step(options->kernel) ? hopper_kind(options->kernel, options->m, options->n,
+    gemm->run.hopper = hopper_step(options->kernel) ? hopper_kind(options->kernel, options->m, options->n, options->k,
                                                                   gpu->properties.multiProcessorCount)
                                                      : 0;
     Shape shape = gemm->shape = gemm_shape(options->m, options->n, options->k, gpu->tile, gemm->run.hopper);
@@ -2240,9 +2254,10 @@ static void plan_memory(Gemm *gemm, const Options *options, const Gpu *gpu)
                          (gemm->run.prepare_b ? (double)gemm->bytes_b_padded : 0.0);
     check_device_memory((double)gemm->bytes_a_padded + gemm->bytes_b_padded + bytes_tiled +
                         gemm->bytes_c_padded * (gemm->use_cublas ? 2.0 : 1.0) +
+                        (options->cold_l2 ? 2.0 * gpu->properties.l2CacheSize : 0.0) +
                         (gemm->verify == VERIFY_GPU ? (double)gemm->count_c * (sizeof(exact_t) + sizeof(double)) : 0.0));
 }
-#line 3465 "gemm.md"
+#line 3483 "gemm.md"
 static void make_inputs(Gemm *gemm, const Options *options)
 {
     gemm->a = (input_t *)allocate(gemm->count_a * sizeof(input_t), "A");
@@ -2257,7 +2272,7 @@ static void make_inputs(Gemm *gemm, const Options *options)
         write_npy(options->dump_prefix, "C_in", NPY_ACCUM, gemm->c_in, gemm->shape.m, gemm->shape.n, sizeof(accum_t));
     }
 }
-#line 3485 "gemm.md"
+#line 3503 "gemm.md"
 static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2302,7 +2317,7 @@ static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
     CHECK_CUDA(cudaMemcpy(run->c, gemm->c_padded, gemm->bytes_c_padded, cudaMemcpyHostToDevice));
     gemm->h2d_ms = milliseconds_since(start);
 }
-#line 3536 "gemm.md"
+#line 3554 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -2335,7 +2350,7 @@ static void compute_reference(Gemm *gemm)
         reference_gpu(run, (exact_t)run->alpha, (exact_t)run->beta, gemm->expected, gemm->bound);
     gemm->reference_ms = milliseconds_since(start);
 }
-#line 3575 "gemm.md"
+#line 3593 "gemm.md"
 static void run_once_and_check(Gemm *gemm, const Options *options)
 {
     const Shape *shape = &gemm->shape;
@@ -2352,21 +2367,36 @@ static void run_once_and_check(Gemm *gemm, const Options *options)
     if (options->dump_prefix)
         write_npy(options->dump_prefix, "C_out", NPY_ACCUM, gemm->c_out, shape->m, shape->n, sizeof(accum_t));
 }
-#line 3598 "gemm.md"
+#line 3616 "gemm.md"
+static void time_cublas(Gemm *gemm, const Options *options, const Eviction *evict);
+
 static void time_kernels(Gemm *gemm, const Options *options)
 {
+    Eviction evict = {NULL, 0};
+    if (options->cold_l2) {
+        int l2_bytes = 0;
+        CHECK_CUDA(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, 0));
+        evict.bytes = 2 * (size_t)l2_bytes;
+        CHECK_CUDA(cudaMalloc(&evict.buffer, evict.bytes));
+    }
+    gemm->timing = time_runs(launch_gemm, &gemm->run, options->warmup, options->iterations, &evict);
+    if (gemm->use_cublas)
+        time_cublas(gemm, options, &evict);
+    CHECK_CUDA(cudaFree(evict.buffer));
+}
+
+static void time_cublas(Gemm *gemm, const Options *options, const Eviction *evict)
+{
     const Shape *shape = &gemm->shape;
-    gemm->timing = time_runs(launch_gemm, &gemm->run, options->warmup, options->iterations);
-    if (!gemm->use_cublas)
-        return;
     CublasRun cublas = {gemm->run, NULL, CUBLAS_STATUS_SUCCESS};
     CHECK_CUDA(cudaMalloc(&cublas.run.c, gemm->bytes_c_padded));
     pad_matrix(gemm->c_padded, gemm->c_in, shape->m, shape->n, shape->m_padded, shape->n_padded, sizeof(accum_t));
     CHECK_CUDA(cudaMemcpy(cublas.run.c, gemm->c_padded, gemm->bytes_c_padded, cudaMemcpyHostToDevice));
     CHECK_CUBLAS(cublasCreate(&cublas.handle));
+    CHECK_CUBLAS(cublasGetVersion(cublas.handle, &gemm->cublas_version));
     launch_cublas(&cublas);
     if (cublas.status == CUBLAS_STATUS_SUCCESS) {
-        gemm->cublas_timing = time_runs(launch_cublas, &cublas, options->warmup, options->iterations);
+        gemm->cublas_timing = time_runs(launch_cublas, &cublas, options->warmup, options->iterations, evict);
         gemm->cublas_ran = cublas.status == CUBLAS_STATUS_SUCCESS;
     }
     if (!gemm->cublas_ran)
@@ -2374,7 +2404,7 @@ static void time_kernels(Gemm *gemm, const Options *options)
     CHECK_CUBLAS(cublasDestroy(cublas.handle));
     CHECK_CUDA(cudaFree(cublas.run.c));
 }
-#line 3625 "gemm.md"
+#line 3658 "gemm.md"
 #define RATE(timing, operations) ((operations) / ((timing).median_ms * 1e-3) / 1e12)
 
 /* The tile and the copy path of the kernel that ran. */
@@ -2423,13 +2453,14 @@ static void report_gemm(Report *report, const Gemm *gemm, const Options *options
         INTEGER("shared_bytes", tile.shared_bytes),  INTEGER("shared_budget", gpu->shared_budget),
         TEXT("copy_path", run_copy_path(gpu, &gemm->run)),
         INTEGER("split_tiles", gemm->run.split_tiles),
+        INTEGER("cold_l2", options->cold_l2),       INTEGER("cublas_version", gemm->cublas_version),
         REAL("pad_ms", "%.3f", gemm->pad_ms),        REAL("h2d_ms", "%.3f", gemm->h2d_ms),
         REAL("d2h_ms", "%.3f", gemm->d2h_ms),        REAL("extract_ms", "%.3f", gemm->extract_ms),
         REAL("reference_ms", "%.3f", gemm->reference_ms),
     };
     report_fields(report, fields, sizeof fields / sizeof fields[0]);
 }
-#line 3686 "gemm.md"
+#line 3720 "gemm.md"
 static void print_text_report(const Report *report, const Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2481,7 +2512,7 @@ static void free_gemm(Gemm *gemm)
     for (size_t h = 0; h < sizeof host / sizeof host[0]; h++)
         free(host[h]);
 }
-#line 3742 "gemm.md"
+#line 3776 "gemm.md"
 static int run_gemm(const Options *options, const Gpu *gpu)
 {
     Gemm gemm;
@@ -2508,7 +2539,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     free_gemm(&gemm);
     return gemm.verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 3778 "gemm.md"
+#line 3812 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -2538,7 +2569,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     fill_input(host, count, options->seed, 5);
     CHECK_CUDA(cudaMemcpy(peak.b, host, count * sizeof(input_t), cudaMemcpyHostToDevice));
 
-    Timing timing = time_runs(launch_peak, &peak, options->warmup, options->iterations);
+    Timing timing = time_runs(launch_peak, &peak, options->warmup, options->iterations, &NO_EVICTION);
     double operations = 2.0 * FRAG_M * FRAG_N * FRAG_K * PEAK_CHAINS * PEAK_ITERATIONS * peak.blocks * PEAK_WARPS;
     double rate = operations / (timing.median_ms * 1e-3) / 1e12;
     double hopper_ms = 0.0, hopper_rate = hopper_peak(options, gpu, &hopper_ms);   /* 0: no wgmma here */
@@ -2567,7 +2598,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     return 0;
 }
 /* ==== main ==== */
-#line 3847 "gemm.md"
+#line 3881 "gemm.md"
 #define MAX_SHAPES 4096
 
 /* --shapes=FILE: one "M N K" a line, blank lines and # comments skipped, each checked as the command
@@ -2617,7 +2648,7 @@ static int run_shapes(const Options *options, const Gpu *gpu, int (*shapes)[3], 
     }
     return worst;
 }
-#line 3899 "gemm.md"
+#line 3933 "gemm.md"
 static int self_test(void);   /* the appendix */
 
 int main(int argc, char **argv)
@@ -2643,7 +2674,7 @@ int main(int argc, char **argv)
     return options.shapes ? run_shapes(&options, &gpu, shapes, count) : run_gemm(&options, &gpu);
 }
 /* ==== Past WMMA: Hopper's warpgroup MMA ==== */
-#line 4187 "gemm.md"
+#line 4220 "gemm.md"
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define HOPPER_BUILT 1   /* this compilation is for sm_90a: wgmma and setmaxnreg exist */
 #else
@@ -2675,8 +2706,8 @@ __device__ static inline unsigned long long operand_descriptor(const void *start
            (unsigned long long)(leading >> 4 & 0x3FFF) << 16 |
            (unsigned long long)(stride >> 4 & 0x3FFF) << 32 | 1ull << 62;
 }
-#line 4252 "gemm.md"
-enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper7 (hopper7 is --kernel=hopper's step) */
+#line 4285 "gemm.md"
+enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper8 (hopper8 is --kernel=hopper's step) */
     HOPPER_ONE_CONSUMER = 1,   /* wgmma on swizzled slabs; a producer and one consumer warpgroup */
     HOPPER_TWO_CONSUMERS,      /* two consumers: twice the rows per slab of B */
     HOPPER_IN_FLIGHT,          /* one wgmma group in flight while the next is issued */
@@ -2684,8 +2715,12 @@ enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper7 (hopper7 is 
     HOPPER_PERSISTENT,         /* one cluster per pair of SMs, looping over tiles */
     HOPPER_SPLIT,              /* a short last round of tiles split along K among all clusters */
     HOPPER_FILL,               /* fewer tiles than half the clusters: all of them split along K */
-    HOPPER_LAST = HOPPER_FILL,
-    HOPPER_SHORT               /* not a step: F16_IN_OUT's last step with 64 rows per consumer (hopper_kind) */
+    HOPPER_BY_SHAPE,           /* the tile chosen by the problem's shape, from HOPPER_TILES (hopper_kind) */
+    HOPPER_LAST = HOPPER_BY_SHAPE,
+    /* not steps: the other tiles step 8 chooses from */
+    HOPPER_SHORT,              /* F16_IN_OUT: 64 rows per consumer, as the other type pairs have */
+    HOPPER_NARROW,             /* 64 rows, one consumer, no cluster, more stages: for small M */
+    HOPPER_KINDS_END
 };
 
 typedef struct {
@@ -2697,32 +2732,42 @@ typedef struct {
     bool persistent;                 /* a grid of what fits at once, each cluster looping over tiles */
     bool split;                      /* a short last round split along K ([The last round](#the-last-round)) */
     bool fill;                       /* too few tiles to fill the GPU: all split ([Step 7](#filling-the-gpu)) */
+    int fill_share;                  /* fill when tiles x fill_share <= clusters: 2, or 4 for HOPPER_NARROW */
+    bool memory_bound;               /* HOPPER_NARROW: a tile's time counts its operands' bytes too */
     int threads;                     /* the consumers and one producer warpgroup */
     int a_bytes, b_bytes;            /* one slab of each */
     int shared_bytes;                /* the stages, the barriers, 1 KiB to align the first slab */
 } HopperTile;
 
+#define HOPPER_SHARED (227 * 1024)   /* shared memory a block of a 9.0 GPU may have */
+#define HOPPER_STAGES_FIT(stage_bytes) ((HOPPER_SHARED - 1024) / ((stage_bytes) + 16))
+
 __host__ __device__ constexpr HopperTile hopper_tile(int step = HOPPER_LAST)
 {
     HopperTile tile = {};
-    bool tall = TYPE_PAIR == PAIR_F16_IN_OUT && step != HOPPER_SHORT;   /* half accumulators: 128 rows each */
-    tile.consumers = step >= HOPPER_TWO_CONSUMERS ? 2 : 1;
+    bool narrow = step == HOPPER_NARROW;
+    bool tall = TYPE_PAIR == PAIR_F16_IN_OUT && step != HOPPER_SHORT && !narrow;   /* half accumulators: 128 rows */
+    tile.consumers = step >= HOPPER_TWO_CONSUMERS && !narrow ? 2 : 1;
     tile.block_m = (tall ? 128 : 64) * tile.consumers;
     tile.block_n = HOPPER_WGMMA ? 256 : 128;   /* f64: 64 accumulators per thread, 128 registers */
     tile.block_k = HOPPER_ROW / (int)sizeof(input_t);
+    tile.a_bytes = tile.block_m * HOPPER_ROW;
+    tile.b_bytes = tile.block_n * HOPPER_ROW;
     tile.stages = tall ? 3 : HOPPER_WGMMA ? 4 : 6;
+    if (narrow)   /* as many stages as the 227 KiB hold, at most 8 */
+        tile.stages = HOPPER_STAGES_FIT(tile.a_bytes + tile.b_bytes) < 8 ? HOPPER_STAGES_FIT(tile.a_bytes + tile.b_bytes) : 8;
     tile.pending = step >= HOPPER_IN_FLIGHT && !HOPPER_A_REGS ? 1 : 0;   /* A in registers: wait before reloading */
-    tile.cluster = step >= HOPPER_CLUSTER ? 2 : 1;
+    tile.cluster = step >= HOPPER_CLUSTER && !narrow ? 2 : 1;
     tile.persistent = step >= HOPPER_PERSISTENT;
     tile.split = step >= HOPPER_SPLIT;
     tile.fill = step >= HOPPER_FILL;
+    tile.fill_share = narrow ? 4 : 2;
+    tile.memory_bound = narrow;
     tile.threads = (tile.consumers + 1) * 128;
-    tile.a_bytes = tile.block_m * HOPPER_ROW;
-    tile.b_bytes = tile.block_n * HOPPER_ROW;
     tile.shared_bytes = 1024 + tile.stages * (tile.a_bytes + tile.b_bytes) + 2 * tile.stages * 8;
     return tile;
 }
-#line 4304 "gemm.md"
+#line 4351 "gemm.md"
 __device__ static inline unsigned long long slab_descriptor(const unsigned char *slab, bool mn_major, int first,
                                                             int k_step)
 {
@@ -2733,7 +2778,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
     return operand_descriptor(slab + first * HOPPER_ROW + k_step * HOPPER_K * (int)sizeof(input_t), 16,
                               8 * HOPPER_ROW);
 }
-#line 4335 "gemm.md"
+#line 4382 "gemm.md"
 #define WGMMA_LOW "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
@@ -2792,7 +2837,7 @@ typedef double wgmma_acc_t;   /* f64: 16 rows x 64 columns of mma.sync results, 
 #define WGMMA_REGS 32
 #define WGMMA(d, a, b, scale) ((void)(a), (void)(b), (void)(scale))
 #endif
-#line 4403 "gemm.md"
+#line 4450 "gemm.md"
 #if HOPPER_BUILT
 #define HOPPER_ASM(text) asm volatile(text ::: "memory")
 #else
@@ -2819,7 +2864,7 @@ __device__ static inline void settle(float &r) { asm volatile("" : "+f"(r)::"mem
 __device__ static inline void settle(unsigned &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(int &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(double &r) { asm volatile("" : "+d"(r)::"memory"); }
-#line 4448 "gemm.md"
+#line 4495 "gemm.md"
 /* Requests the slab k_tile of an operand from row (along M or N) mn0 on, into `slab`. */
 __device__ static inline void copy_operand(void *slab, const CUtensorMap *map, bool mn_major, int mn0, int k_tile,
                                            unsigned long long *full, unsigned short mask)
@@ -2843,7 +2888,7 @@ __device__ static inline void hopper_position(int index, int rank, const Shape *
     *m0 = (row * tile.cluster + rank) * tile.block_m;
     *n0 = col * tile.block_n;
 }
-#line 4478 "gemm.md"
+#line 4525 "gemm.md"
 /* A cluster's work, one piece at a time: slabs k_begin .. k_end - 1 of tile number `tile`. A piece is a whole
    tile, except in step 6's launch for the last round ([The last round](#the-last-round)). */
 typedef struct {
@@ -2885,7 +2930,7 @@ __device__ static inline void produce(unsigned char *slabs, unsigned long long *
         }
     }
 }
-#line 4526 "gemm.md"
+#line 4573 "gemm.md"
 /* Accumulator sets per consumer thread: one per 64-row wgmma (f64: one per 16-row mma.sync of a warp's 32 rows). */
 #define HOPPER_SUBTILES(step) (HOPPER_WGMMA ? hopper_tile(step).block_m / hopper_tile(step).consumers / 64 : 2)
 #define HOPPER_RELEASERS (HOPPER_WGMMA ? 1 : 4)   /* arrivals per consumer on `empty`: one, or each warp's (f64) */
@@ -2933,7 +2978,7 @@ __device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][WG
         for (int r = 0; r < WGMMA_REGS; r++)
             settle(d[sub][r]);
 }
-#line 4579 "gemm.md"
+#line 4626 "gemm.md"
 #if HOPPER_WGMMA && !HOPPER_A_REGS
 template <int STEP>
 __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][WGMMA_REGS],
@@ -2951,7 +2996,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 4610 "gemm.md"
+#line 4657 "gemm.md"
 typedef struct __align__(2 * sizeof(accum_t)) {
     accum_t value[2];
 } AccumPair;
@@ -3010,7 +3055,7 @@ __device__ static inline void store_hopper(const wgmma_acc_t (&d)[WGMMA_REGS], a
             *destination = result;
         }
 }
-#line 4677 "gemm.md"
+#line 4724 "gemm.md"
 template <int STEP, bool PIECES = false>
 __global__ void __launch_bounds__(hopper_tile(STEP).threads, 1)
 d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t beta,
@@ -3029,7 +3074,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
         }
     fence_barrier_init();
     cluster_sync();   /* both blocks' barriers are ready before either copies */
-#line 4703 "gemm.md"
+#line 4750 "gemm.md"
     int rank = cluster_rank(), warpgroup = threadIdx.x / 128;
     if (warpgroup == tile.consumers) {
         producer_registers();
@@ -3061,26 +3106,31 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
     cluster_sync();   /* the other block may still copy into us or arrive on our barriers */
 #endif
 }
-#line 4822 "gemm.md"
+#line 4865 "gemm.md"
 /* The H100 SXM's dense tensor rates, TFLOP/s (TOP/s), in TYPE_PAIR's order (NVIDIA H100 datasheet). */
 static const double HOPPER_RATED[] = {989, 989, 1979, 1979, 989, 494, 67};
+#define HOPPER_BANDWIDTH 3.35e12   /* bytes/s: the H100 SXM's HBM3 (datasheet); HOPPER_NARROW's tiles count it */
 
 #define HOPPER_FILL_SECONDS 100e-6   /* step 7: a shorter tile runs whole ([Step 7](#filling-the-gpu)) */
 
 /* How many of `tiles` run whole on `clusters` clusters: all of them unless the step splits a last round of at
    most clusters / 2 tiles after at least one whole round, each tile 50 us or more of work at the rated speed;
-   from step 7 none when there are at most clusters / 2 tiles in all, each HOPPER_FILL_SECONDS or more. */
+   from step 7 none when there are at most clusters / fill_share tiles in all, each HOPPER_FILL_SECONDS or more. A
+   memory-bound tile's time is also at least that of reading its operands at its share of the memory's speed. */
 static int hopper_whole_tiles(int step, int tiles, int clusters, int k_padded)
 {
     HopperTile tile = hopper_tile(step);
-    double seconds = 2.0 * tile.block_m * tile.cluster * tile.block_n * k_padded /
-                     (HOPPER_RATED[TYPE_PAIR] * 1e12 / clusters);
+    int rows = tile.block_m * tile.cluster;
+    double seconds = 2.0 * rows * tile.block_n * k_padded / (HOPPER_RATED[TYPE_PAIR] * 1e12 / clusters);
+    double bytes = (double)(rows + tile.block_n) * k_padded * sizeof(input_t);
+    if (tile.memory_bound && bytes / (HOPPER_BANDWIDTH / clusters) > seconds)
+        seconds = bytes / (HOPPER_BANDWIDTH / clusters);
     int last = tiles % clusters;
     bool split = tile.split && tiles > clusters && last > 0 && 2 * last <= clusters && seconds >= 50e-6;
-    bool fill = tile.fill && 2 * tiles <= clusters && seconds >= HOPPER_FILL_SECONDS;
+    bool fill = tile.fill && tiles * tile.fill_share <= clusters && seconds >= HOPPER_FILL_SECONDS;
     return split ? tiles - last : fill ? 0 : tiles;
 }
-#line 4847 "gemm.md"
+#line 4895 "gemm.md"
 /* Where the share of `cluster` begins among a last round's `slabs`, numbered tile after tile. */
 __host__ __device__ static inline long long share_begin(int cluster, int clusters, long long slabs)
 {
@@ -3140,38 +3190,94 @@ __device__ static inline bool next_piece(int n, const Shape *shape, const LastRo
     piece->tile += last->whole;
     return found;
 }
-#line 4913 "gemm.md"
-#define GATHER_PARTS 16          /* blocks per block tile of the last round */
-#define HOPPER_MAX_CLUSTERS 128   /* the most clusters a split round is dealt to */
+#line 4962 "gemm.md"
+#define GATHER_THREADS 256                      /* one element of a block tile each */
+#define HOPPER_MAX_CLUSTERS GATHER_THREADS      /* the most clusters a split round is dealt to: one thread each */
+
+/* The slots of the pieces of tile `tile` (of a last round of `tiles`), in cluster order, into `slots`; returns how
+   many. Thread i asks about cluster i; a ballot per warp places the found ones in order. */
+__device__ static inline int gather_slots(int *slots, int *warp_found, int clusters, int tiles, int tile, int k_tiles)
+{
+    int other = threadIdx.x, warp = other / 32, lane = other % 32, count = 0, before = 0;
+    int slot = other < clusters ? piece_slot(other, clusters, tiles, tile, k_tiles) : -1;
+    unsigned found = __ballot_sync(0xFFFFFFFFu, slot >= 0);
+    if (lane == 0)
+        warp_found[warp] = __popc(found);
+    __syncthreads();
+    for (int w = 0; w < GATHER_THREADS / 32; w++) {
+        before += w < warp ? warp_found[w] : 0;
+        count += warp_found[w];
+    }
+    if (slot >= 0)
+        slots[before + __popc(found & ((1u << lane) - 1))] = slot;
+    __syncthreads();
+    return count;
+}
 
 template <int STEP>
-__global__ void __launch_bounds__(256) d_gather_pieces(accum_t *__restrict__ c, Shape shape, scalar_t alpha,
-                                                       scalar_t beta, LastRound last, int clusters)
+__global__ void __launch_bounds__(GATHER_THREADS) d_gather_pieces(accum_t *__restrict__ c, Shape shape, scalar_t alpha,
+                                                                  scalar_t beta, LastRound last, int clusters)
 {
     constexpr HopperTile tile = hopper_tile(STEP);
     constexpr int cols = HOPPER_SWAP ? tile.block_m : tile.block_n, size = tile.block_m * tile.block_n;
-    __shared__ int slot_of[HOPPER_MAX_CLUSTERS];   /* the slot of each cluster's piece of this tile, or -1 */
-    int block_tile = blockIdx.x / GATHER_PARTS, part = blockIdx.x % GATHER_PARTS;
+    static_assert(size % GATHER_THREADS == 0, "whole blocks of elements per tile");
+    __shared__ int slots[HOPPER_MAX_CLUSTERS], warp_found[GATHER_THREADS / 32];
+    int block_tile = blockIdx.x / (size / GATHER_THREADS), e = blockIdx.x % (size / GATHER_THREADS) * GATHER_THREADS +
+                                                               threadIdx.x;
     int round_tile = block_tile / tile.cluster, rank = block_tile % tile.cluster;
     int tiles = hopper_tiles<STEP>(&shape) - last.whole, k_tiles = shape.k_padded / tile.block_k;
-    for (int other = threadIdx.x; other < clusters; other += blockDim.x)
-        slot_of[other] = piece_slot(other, clusters, tiles, round_tile, k_tiles);
-    __syncthreads();
+    int count = gather_slots(slots, warp_found, clusters, tiles, round_tile, k_tiles);
     int m0, n0;
     hopper_position<STEP>(last.whole + round_tile, rank, &shape, &m0, &n0);
+    if (m0 + (HOPPER_SWAP ? e % cols : e / cols) >= shape.m)
+        return;   /* a padding row: no piece stored it */
+    scalar_t sum = 0;
+#pragma unroll 4
+    for (int i = 0; i < count; i++)
+        sum += (scalar_t)last.slots[(size_t)(slots[i] * tile.cluster + rank) * size + e];
     int ldc = HOPPER_SWAP ? shape.m_padded : shape.n_padded, top = HOPPER_SWAP ? n0 : m0, left = HOPPER_SWAP ? m0 : n0;
-    for (int e = part * (size / GATHER_PARTS) + threadIdx.x; e < (part + 1) * (size / GATHER_PARTS); e += blockDim.x) {
-        if (m0 + (HOPPER_SWAP ? e % cols : e / cols) >= shape.m)
-            continue;   /* a padding row: no piece stored it */
-        scalar_t sum = 0;
-        for (int other = 0; other < clusters; other++)
-            if (slot_of[other] >= 0)
-                sum += (scalar_t)last.slots[(size_t)(slot_of[other] * tile.cluster + rank) * size + e];
-        accum_t *element = c + (size_t)(top + e / cols) * ldc + left + e % cols;
-        *element = scale_accumulator(alpha, (accum_t)sum, beta, beta != 0 ? *element : ACCUM_ZERO);
-    }
+    accum_t *element = c + (size_t)(top + e / cols) * ldc + left + e % cols;
+    *element = scale_accumulator(alpha, (accum_t)sum, beta, beta != 0 ? *element : ACCUM_ZERO);
 }
-#line 5013 "gemm.md"
+#line 5049 "gemm.md"
+/* One of step 8's tiles: a kind of d_gemm_hopper and its speed per flop, in percent of the 128 x 256 tile's. */
+typedef struct {
+    int kind;
+    int speed;
+} HopperChoice;
+
+static const HopperChoice HOPPER_TILES[] = {
+    {HOPPER_LAST, TYPE_PAIR == PAIR_F16_IN_OUT ? 103 : 100},   /* clusters of two 128 x 256 (F16_IN_OUT: 256 x 256) */
+    {HOPPER_SHORT, 100},                                       /* F16_IN_OUT: clusters of two 128 x 256 */
+    {HOPPER_NARROW, 55},                                       /* 64 x 256, no cluster */
+};
+
+static Shape hopper_shape(int m, int n, int k, int step);   /* padded to the step's tiles (Running it) */
+static Shape hopper_roles(const Shape *shape);              /* M and N as the kernel sees them */
+
+/* The tile of HOPPER_TILES whose rounds take the least time on `sms` SMs: a round is one tile per cluster, and
+   takes the time of one block's rows at the tile's speed; tiles that are all split along K (step 7) make
+   tiles / clusters rounds. On a tie, the first. */
+static int hopper_by_shape(int m, int n, int k, int sms)
+{
+    int best = HOPPER_LAST;
+    double best_time = 0;
+    for (int i = 0; i < (int)(sizeof HOPPER_TILES / sizeof HOPPER_TILES[0]); i++) {
+        HopperTile tile = hopper_tile(HOPPER_TILES[i].kind);
+        Shape stored = hopper_shape(m, n, k, HOPPER_TILES[i].kind), padded = hopper_roles(&stored);
+        int tiles = padded.m_padded / (tile.block_m * tile.cluster) * (padded.n_padded / tile.block_n);
+        int clusters = sms / tile.cluster > 0 ? sms / tile.cluster : 1;
+        bool split = hopper_whole_tiles(HOPPER_TILES[i].kind, tiles, clusters, padded.k_padded) == 0;   /* all */
+        double rounds = split ? (double)tiles / clusters : (double)((tiles + clusters - 1) / clusters);
+        double time = rounds * tile.block_m * 100 / HOPPER_TILES[i].speed;
+        if (i == 0 || time < best_time) {
+            best = HOPPER_TILES[i].kind;
+            best_time = time;
+        }
+    }
+    return best;
+}
+#line 5135 "gemm.md"
 #if !HOPPER_WGMMA || HOPPER_A_REGS
 /* The byte offset of element (mn, k) in a swizzled slab, K-major or MN-major (The swizzled layout). */
 __device__ static inline int slab_offset(bool mn_major, int mn, int k)
@@ -3196,7 +3302,7 @@ __device__ static inline void load_four(const unsigned char *slab, int mn, int t
     }
 }
 #endif
-#line 5043 "gemm.md"
+#line 5165 "gemm.md"
 #if !HOPPER_WGMMA
 #define MMA_F64(d, i, a, b)                                                                                  \
     asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "                     \
@@ -3235,7 +3341,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     }
 }
 #endif
-#line 5112 "gemm.md"
+#line 5234 "gemm.md"
 #if HOPPER_A_REGS
 /* tf32's wgmma with A from this thread's four registers a[0..3] */
 #define WGMMA_A_REGS(d, a, b, scale)                                                                       \
@@ -3265,7 +3371,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 5160 "gemm.md"
+#line 5282 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed. 32 x 8 threads per block, a 32 x 32 tile each (the last
    ones cut at the edges: f64's padded K is a multiple of 16). */
@@ -3300,19 +3406,21 @@ static bool hopper_prepares(int operand)   /* the problem's A or B, whichever ro
 {
     return (operand == 0) != HOPPER_SWAP ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 5205 "gemm.md"
-#if IS_INTEGER
-#define HOPPER_WHOLE TRANSPOSE_COLS   /* int8 operands are transposed in tiles this wide along M or N */
+#line 5327 "gemm.md"
+#if IS_INTEGER   /* an int8 operand transposed first is transposed in tiles this wide along M or N */
+#define HOPPER_WHOLE_M (HOPPER_TRANSPOSE_A ? TRANSPOSE_COLS : 1)
+#define HOPPER_WHOLE_N (HOPPER_TRANSPOSE_B ? TRANSPOSE_COLS : 1)
 #else
-#define HOPPER_WHOLE 1
+#define HOPPER_WHOLE_M 1
+#define HOPPER_WHOLE_N 1
 #endif
 
 static Shape hopper_shape(int m, int n, int k, int step)
 {
     HopperTile tile = hopper_tile(step);
     /* the kernel's multiples, along N and M when swapped */
-    int rows = ROUND_UP(tile.block_m * tile.cluster, HOPPER_WHOLE);
-    int cols = ROUND_UP(tile.block_n, HOPPER_WHOLE);
+    int rows = ROUND_UP(tile.block_m * tile.cluster, HOPPER_WHOLE_M);
+    int cols = ROUND_UP(tile.block_n, HOPPER_WHOLE_N);
     return make_shape(m, n, k, HOPPER_SWAP ? cols : rows, HOPPER_SWAP ? rows : cols, tile.block_k);
 }
 
@@ -3350,7 +3458,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, b, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 5262 "gemm.md"
+#line 5386 "gemm.md"
 static TileGeometry hopper_geometry(int step)
 {
     HopperTile hopper = hopper_tile(step);
@@ -3373,40 +3481,39 @@ static bool hopper_runs_here(const Gpu *gpu)
     return gpu->cc == 90 && built;
 }
 
-/* d_gemm_hopper for every step, then HOPPER_SHORT; steps before the last only in builds with them (WITH_STEPS),
-   HOPPER_SHORT only for F16_IN_OUT (for the others it is the last step's tile). */
-#define HOPPER_STEP_BUILT(step) \
-    ((step) == HOPPER_SHORT ? TYPE_PAIR == PAIR_F16_IN_OUT : WITH_STEPS || (step) == HOPPER_LAST)
-#define HOPPER_KERNEL(step) ((const void *)d_gemm_hopper<HOPPER_STEP_BUILT(step) ? (step) : HOPPER_LAST>)
-static const void *const HOPPER_KERNELS[HOPPER_SHORT] = {HOPPER_KERNEL(1), HOPPER_KERNEL(2), HOPPER_KERNEL(3),
-                                                         HOPPER_KERNEL(4), HOPPER_KERNEL(5), HOPPER_KERNEL(6),
-                                                         HOPPER_KERNEL(7), HOPPER_KERNEL(8)};
-static_assert(HOPPER_LAST == 7 && HOPPER_LAST == HOPPER_STEPS && HOPPER_SHORT == 8,
+/* d_gemm_hopper for every step, then step 8's other tiles; steps before the last only in builds with them
+   (WITH_STEPS), HOPPER_SHORT only for F16_IN_OUT (for the others it is the last step's tile). */
+#define HOPPER_STEP_BUILT(step)                                          \
+    ((step) == HOPPER_SHORT ? TYPE_PAIR == PAIR_F16_IN_OUT : (step) == HOPPER_NARROW ? true \
+                                                           : WITH_STEPS || (step) == HOPPER_LAST)
+#define HOPPER_BUILT_KIND(step) (HOPPER_STEP_BUILT(step) ? (step) : HOPPER_LAST)
+#define HOPPER_KERNEL(step) ((const void *)d_gemm_hopper<HOPPER_BUILT_KIND(step)>)
+static const void *const HOPPER_KERNELS[HOPPER_KINDS_END - 1] = {
+    HOPPER_KERNEL(1), HOPPER_KERNEL(2), HOPPER_KERNEL(3), HOPPER_KERNEL(4), HOPPER_KERNEL(5),
+    HOPPER_KERNEL(6), HOPPER_KERNEL(7), HOPPER_KERNEL(8), HOPPER_KERNEL(9), HOPPER_KERNEL(10)};
+static_assert(HOPPER_LAST == 8 && HOPPER_LAST == HOPPER_STEPS && HOPPER_KINDS_END == 11,
               "a kernel and a --kernel name for every step");
 
-/* Step 6's second launch, for the last round, and the gathering of its pieces: for the last step and HOPPER_SHORT. */
-#define HOPPER_SHORT_BUILT (HOPPER_STEP_BUILT(HOPPER_SHORT) ? HOPPER_SHORT : HOPPER_LAST)
+/* Step 6's second launch, for the last round, and the gathering of its pieces: the last step's tiles build them,
+   and steps 6 and 7 use the last step's, which have the same geometry. */
 static const void *hopper_pieces_kernel(int kind)
 {
-    return kind == HOPPER_SHORT ? (const void *)d_gemm_hopper<HOPPER_SHORT_BUILT, true>
-                                : (const void *)d_gemm_hopper<HOPPER_LAST, true>;
+    return kind == HOPPER_NARROW  ? (const void *)d_gemm_hopper<HOPPER_NARROW, true>
+           : kind == HOPPER_SHORT ? (const void *)d_gemm_hopper<HOPPER_BUILT_KIND(HOPPER_SHORT), true>
+                                  : (const void *)d_gemm_hopper<HOPPER_LAST, true>;
 }
-#line 5312 "gemm.md"
-/* Which d_gemm_hopper a run launches: the step its --kernel names, except that --kernel=hopper for F16_IN_OUT
-   takes HOPPER_SHORT's 128 x 256 tiles where the 256 x 256 ones would leave more of their last round of tiles
-   idle than they gain. A 256-row tile is twice the work of a 128-row one, 3% faster per flop
-   (docs/bench/variants/h100/hopper-tall/), so compare rounds x rows. */
-static int hopper_kind(int kernel, int m, int n, int sms)
+
+static const void *hopper_gather_kernel(int kind)
 {
-    long long rounds[2];   /* of the last step's tiles, then of HOPPER_SHORT's, on the GPU's clusters */
-    for (int i = 0; i < 2; i++) {
-        HopperTile tile = hopper_tile(i ? HOPPER_SHORT : HOPPER_LAST);
-        int rows = tile.block_m * tile.cluster, clusters = sms / tile.cluster > 0 ? sms / tile.cluster : 1;
-        long long tiles = (long long)((m + rows - 1) / rows) * ((n + tile.block_n - 1) / tile.block_n);
-        rounds[i] = (tiles + clusters - 1) / clusters;
-    }
-    bool shorter = TYPE_PAIR == PAIR_F16_IN_OUT && kernel == KERNEL_HOPPER && rounds[1] * 100 < rounds[0] * 2 * 97;
-    return shorter ? HOPPER_SHORT : hopper_step(kernel);
+    return kind == HOPPER_NARROW  ? (const void *)d_gather_pieces<HOPPER_NARROW>
+           : kind == HOPPER_SHORT ? (const void *)d_gather_pieces<HOPPER_BUILT_KIND(HOPPER_SHORT)>
+                                  : (const void *)d_gather_pieces<HOPPER_LAST>;
+}
+#line 5444 "gemm.md"
+static int hopper_kind(int kernel, int m, int n, int k, int sms)
+{
+    int step = hopper_step(kernel);
+    return step < HOPPER_BY_SHAPE ? step : hopper_by_shape(m, n, k, sms);
 }
 
 static void check_hopper(const Gpu *gpu, int kernel)
@@ -3417,7 +3524,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
         die(EXIT_NO_GPU, "--kernel=%s needs a GPU of compute capability 9.0 and a build for it (make ARCH=90a); "
             "%s has %d.%d%s", name, gpu->properties.name, gpu->cc / 10, gpu->cc % 10,
             gpu->cc == 90 ? " but this build has no sm_90a code" : "");
-    for (int kind = step; kind <= (step == HOPPER_LAST ? HOPPER_SHORT : step); kind++) {   /* HOPPER_SHORT too */
+    for (int kind = step; kind < (step == HOPPER_LAST ? HOPPER_KINDS_END : step + 1); kind++) {   /* step 8's tiles */
         HopperTile tile = hopper_tile(kind);
         if (tile.shared_bytes > gpu->shared_budget)
             die(EXIT_NO_GPU, "--kernel=%s needs %d bytes of shared memory per block; %s allows %d", name,
@@ -3429,7 +3536,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
                                             tile.shared_bytes));
     }
 }
-#line 5357 "gemm.md"
+#line 5478 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. */
 static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
 {
@@ -3467,7 +3574,7 @@ static void setup_hopper(Run *run)
     if (run->whole_tiles < tiles)   /* step 6: two slots per cluster, one block tile per block each */
         CHECK_CUDA(cudaMalloc(&run->slots, (size_t)2 * fit * tile.cluster * tile.block_m * tile.block_n * sizeof(accum_t)));
 }
-#line 5402 "gemm.md"
+#line 5523 "gemm.md"
 
 static void launch_hopper(const Run *run)
 {
@@ -3490,17 +3597,13 @@ static void launch_hopper(const Run *run)
     /* step 6: the last round's pieces, then their sums into C */
     HopperTile tile = hopper_tile(step);
     int tiles = copy.shape.m_padded / (tile.block_m * tile.cluster) * (copy.shape.n_padded / tile.block_n);
-    unsigned blocks = (unsigned)((tiles - run->whole_tiles) * tile.cluster * GATHER_PARTS);
+    unsigned blocks = (unsigned)((tiles - run->whole_tiles) * tile.cluster * (tile.block_m * tile.block_n / GATHER_THREADS));
     CHECK_CUDA(cudaLaunchKernelExC(&config, hopper_pieces_kernel(step), arguments));
-    if (step == HOPPER_SHORT)
-        d_gather_pieces<HOPPER_SHORT_BUILT><<<blocks, 256>>>(run->c, copy.shape, run->alpha, run->beta, last,
-                                                             run->grid_clusters);
-    else
-        d_gather_pieces<HOPPER_LAST><<<blocks, 256>>>(run->c, copy.shape, run->alpha, run->beta, last,
-                                                      run->grid_clusters);
-    CHECK_LAUNCH();
+    int clusters = run->grid_clusters;
+    void *gather_arguments[] = {&copy.c, &copy.shape, &copy.alpha, &copy.beta, &last, &clusters};
+    CHECK_CUDA(cudaLaunchKernel(hopper_gather_kernel(step), dim3(blocks), dim3(GATHER_THREADS), gather_arguments, 0, 0));
 }
-#line 5456 "gemm.md"
+#line 5573 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -3553,7 +3656,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 5514 "gemm.md"
+#line 5631 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -3580,7 +3683,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     CHECK_CUDA(cudaMalloc(&peak.operands, HOPPER_PEAK_BYTES));
     CHECK_CUDA(cudaMalloc(&peak.sums, (size_t)peak.blocks * HOPPER_PEAK_WARPGROUPS * 128 * sizeof(wgmma_acc_t)));
     CHECK_CUDA(cudaMemcpy(peak.operands, host, HOPPER_PEAK_BYTES, cudaMemcpyHostToDevice));
-    Timing timing = time_runs(launch_hopper_peak, &peak, options->warmup, options->iterations);
+    Timing timing = time_runs(launch_hopper_peak, &peak, options->warmup, options->iterations, &NO_EVICTION);
     CHECK_CUDA(cudaFree(peak.operands));
     CHECK_CUDA(cudaFree(peak.sums));
     free(host);
@@ -3590,7 +3693,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 5722 "gemm.md"
+#line 5833 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
@@ -3796,7 +3899,7 @@ static void test_inputs_and_shapes(void)
     }
     expect(padded_ok, "shape: padded sizes are the next multiples of each block tile, and of the cluster along N");
     int hopper_ok = 1;
-    for (int step = 1; step <= HOPPER_SHORT; step++) {
+    for (int step = 1; step < HOPPER_KINDS_END; step++) {
         HopperTile tile = hopper_tile(step);
         Shape stored = hopper_shape(1000, 777, 333, step), padded = hopper_roles(&stored);   /* as the kernel sees it */
         hopper_ok &= padded.m_padded % (tile.block_m * tile.cluster) == 0 && padded.m_padded >= padded.m &&
@@ -3805,20 +3908,34 @@ static void test_inputs_and_shapes(void)
                      padded.m + padded.n == 1777 && stored.m == 1000;
         for (int m = 1; m <= 300; m += 299) {   /* int8: whole transposition tiles, at any M */
             Shape small = hopper_shape(m, 7, 33, step);
-            hopper_ok &= small.m_padded % HOPPER_WHOLE == 0 && small.n_padded % HOPPER_WHOLE == 0;
+            hopper_ok &= small.m_padded % HOPPER_WHOLE_M == 0 && small.n_padded % HOPPER_WHOLE_N == 0;
         }
     }
     expect(hopper_ok, "shape: every step of d_gemm_hopper pads to whole cluster tiles and slabs "
                       "(int8: and whole transposition tiles)");
     int tall = TYPE_PAIR == PAIR_F16_IN_OUT;   /* 132 SMs, as an H100 */
-    expect(hopper_kind(KERNEL_HOPPER, 8192, 8192, 132) == HOPPER_LAST &&
-               hopper_kind(KERNEL_HOPPER, 4096, 4096, 132) == HOPPER_LAST &&
-               hopper_kind(KERNEL_HOPPER, 2048, 2048, 132) == (tall ? HOPPER_SHORT : HOPPER_LAST) &&
-               hopper_kind(KERNEL_HOPPER, 5000, 5000, 132) == (tall ? HOPPER_SHORT : HOPPER_LAST) &&
-               hopper_kind(KERNEL_HOPPER_STEP1 + HOPPER_LAST - 1, 2048, 2048, 132) == HOPPER_LAST &&
-               hopper_kind(KERNEL_FAST, 2048, 2048, 132) == 0 &&
+    expect(hopper_kind(KERNEL_HOPPER, 8192, 8192, 8192, 132) == HOPPER_LAST &&
+               hopper_kind(KERNEL_HOPPER, 4096, 4096, 4096, 132) == HOPPER_LAST &&
+               hopper_kind(KERNEL_HOPPER, 2048, 2048, 2048, 132) == (tall ? HOPPER_SHORT : HOPPER_LAST) &&
+               hopper_kind(KERNEL_HOPPER, 5000, 5000, 5000, 132) == (tall ? HOPPER_SHORT : HOPPER_LAST) &&
+               hopper_kind(KERNEL_HOPPER_STEP1 + HOPPER_FILL - 1, 2048, 2048, 2048, 132) == HOPPER_FILL &&
+               hopper_kind(KERNEL_FAST, 2048, 2048, 2048, 132) == 0 &&
                hopper_tile(HOPPER_SHORT).block_m == (tall ? 128 : hopper_tile().block_m),
            "hopper: F16_IN_OUT's --kernel=hopper takes 128-row tiles where 256 would idle its last round");
+    expect(hopper_kind(KERNEL_HOPPER, 16, 4096, 4096, 132) == HOPPER_NARROW &&
+               hopper_kind(KERNEL_HOPPER, 1024, 1024, 1024, 132) == HOPPER_NARROW &&
+               hopper_kind(KERNEL_HOPPER, 4096, 14336, 4096, 132) != HOPPER_NARROW &&
+               (TYPE_PAIR != PAIR_F16_IN_F32_OUT || hopper_kind(KERNEL_HOPPER, 256, 4096, 14336, 132) == HOPPER_LAST) &&
+               hopper_kind(KERNEL_HOPPER_STEP1 + HOPPER_FILL - 1, 16, 4096, 4096, 132) == HOPPER_FILL &&
+               hopper_tile(HOPPER_NARROW).block_m == 64 && hopper_tile(HOPPER_NARROW).cluster == 1 &&
+               hopper_tile(HOPPER_NARROW).stages > hopper_tile(HOPPER_FILL).stages &&
+               hopper_tile(HOPPER_NARROW).shared_bytes <= HOPPER_SHARED,
+           "hopper: step 8 takes 64-row tiles, deeper pipelined, where M is small or larger tiles leave SMs idle, "
+           "and split 256-row ones where they win");
+    expect(hopper_whole_tiles(HOPPER_NARROW, 16, 132, 14336) == 0 && hopper_whole_tiles(HOPPER_NARROW, 16, 132, 1024) == 16 &&
+               hopper_whole_tiles(HOPPER_NARROW, 33, 132, 65536) == 0 &&
+               hopper_whole_tiles(HOPPER_NARROW, 34, 132, 65536) == 34,
+           "hopper: step 8 splits 64-row tiles that take long to read, at most a quarter of the SMs' worth");
     Shape shape = gemm_shape(1000, 777, 333, 0, 0);
     expect(shape.rows_a == (TRANSPOSE_A ? 333 : 1000) && shape.cols_b == (TRANSPOSE_B ? 333 : 777),
            "shape: stored shapes follow the transpositions");

@@ -40,20 +40,20 @@ What it does, in one call that must stay under ten minutes:
      transpositions, the copy path each step must report, memcheck on every step and racecheck on steps
      1 to 4 (fp16 and f64) at the sanitizers' small size;
      and a compute_80 and a compute_75 build of fp16 whose steps run the cp.async and plain-load paths;
-     on a 9.0 GPU the same builds also run steps 1 to 6 of d_gemm_hopper (--kernel=hopper1 .. hopper6)
-     at 1000 777 333 with alpha and beta;
+     on a 9.0 GPU the same builds also run steps 1 to 7 of d_gemm_hopper (--kernel=hopper1 .. hopper7)
+     at 1000 777 333 with alpha and beta; for F16_IN_OUT also hopper7 at the hopper part's sizes (its
+     256-row tile, which --kernel=hopper leaves for 128 or 64 rows at some sizes), memcheck on it;
   8. d_gemm_hopper (gemm.md, "Past WMMA"; --kernel=hopper, on a GPU of compute capability 9.0 in the
      sm_90a builds that ARCH=90 makes): every type pair (f64 through mma.sync), each transposition, at
      1 1 1, 127 253 61, 1000 777 333 and 513 1031 1100 with alpha and beta, and on the GPU reference
      2048^3 and 2304 2048 1000 (whole rounds of tiles and a partial last one), 4608 2048 12288 (whole
      rounds, then a last round split along K: step 6) and HOPPER_FILL (16 4096 32768 and 777 1000 32768,
-     where step 7 splits every tile along K); for F16_IN_OUT also --kernel=hopper7 (the 256-row tile,
-     which --kernel=hopper leaves for 128 rows at some sizes); memcheck for each type pair (F16_IN_OUT:
-     both), also unverified at 4608 2048 12288 and 777 1000 32768 (the splits); a compute_80 build must
+     where step 7 splits every tile along K, and step 8 takes 64-row tiles); memcheck for each type pair,
+     also unverified at 4608 2048 12288 and both HOPPER_FILL sizes (the splits); a compute_80 build must
      exit 3 with one line; on a GPU that is not 9.0 (nvidia-smi's compute_cap) every type pair must
      exit 3 instead;
   9. the matrix (issue 30): every --kernel a STEPS=1 build has (naive, fast, step1 .. step7, hopper,
-     hopper1 .. hopper7; a check fails when the binary's --help names other kernels) x every type pair
+     hopper1 .. hopper8; a check fails when the binary's --help names other kernels) x every type pair
      x the four layouts, each at MATRIX_SHAPES, where M, N and K each take every one of MATRIX_VALUES
      (1, 2, 7, 11, 63, 65, 129, 300 and 513, one past two 256-row tiles), with alpha and beta, verified
      on the GPU reference: one process per kernel and build runs all the shapes (out/gemm
@@ -109,7 +109,7 @@ INTEGER_TYPES = ("U8_IN_I32_OUT", "I8_IN_I32_OUT")
 TRANSPOSITIONS = ((0, 0), (0, 1), (1, 0), (1, 1))
 KERNELS = ("fast", "naive")
 STEPS = tuple("step%d" % n for n in range(1, 7))   # step7 is d_gemm, which the main part runs as "fast"
-HOPPER_STEPS = tuple("hopper%d" % n for n in range(1, 7))   # hopper7 is d_gemm_hopper, which the hopper part runs
+HOPPER_STEPS = tuple("hopper%d" % n for n in range(1, 8))   # hopper8 is d_gemm_hopper, which the hopper part runs
 # What a run's kv line may say for kernel=: its --kernel name, or for these two the kernel's own name too. Every
 # other --kernel name (steps, hopper, any added later) must come back as asked: names come from --help.
 KERNEL_ALIASES = {"fast": ("fast", "d_gemm"), "naive": ("naive", "d_gemm_naive")}
@@ -146,7 +146,7 @@ NPY_SIZE = (127, 253, 61)
 # out/gemm --help), at shapes where M, N and K each take every value: small, one off a fragment or a tile,
 # ragged, and one past two 256-row block tiles. Row i is (v[i], v[i+3], v[i+6]), then (v[i], v[i+6], v[i+3]).
 MATRIX_KERNELS = ("naive", "fast") + tuple("step%d" % n for n in range(1, 8)) + ("hopper",) \
-    + tuple("hopper%d" % n for n in range(1, 8))
+    + tuple("hopper%d" % n for n in range(1, 9))
 MATRIX_VALUES = (1, 2, 7, 11, 63, 65, 129, 300, 513)
 MATRIX_SHAPES = tuple((MATRIX_VALUES[i], MATRIX_VALUES[(i + a) % 9], MATRIX_VALUES[(i + b) % 9])
                       for a, b in ((3, 6), (6, 3)) for i in range(9))
@@ -773,6 +773,13 @@ class Tester:
                     self.gemm_run(config, step, size, scaled,
                                   "%s %s a=%s b=%s" % (step, "x".join(map(str, size)), alpha, beta),
                                   alpha=alpha, beta=beta, copy_path="copy-engine")
+            if config.type == "F16_IN_OUT":   # --kernel=hopper takes 128 or 64 rows at some sizes; hopper7 256
+                for size in HOPPER_SIZES[1:] + (HOPPER_BIG, HOPPER_ROUNDS, HOPPER_SPLIT):
+                    big = size in (HOPPER_BIG, HOPPER_ROUNDS, HOPPER_SPLIT)
+                    self.gemm_run(config, "hopper7", size, scaled + (["--verify=gpu"] if big else []),
+                                  "hopper7 %s a=%s b=%s" % ("x".join(map(str, size)), alpha, beta), alpha=alpha,
+                                  beta=beta, copy_path="copy-engine", timeout=TIMEOUT_BIG if big else TIMEOUT_RUN,
+                                  split=size == HOPPER_SPLIT)
 
     def hopper_runs(self, config):
         """d_gemm_hopper: the awkward sizes with alpha and beta, then 2048^3 on the GPU reference; a GPU other
@@ -796,13 +803,6 @@ class Tester:
             self.gemm_run(config, "hopper", size, scaled + ["--verify=gpu"],
                           "hopper %s a=%s b=%s gpu" % ("x".join(map(str, size)), alpha, beta), alpha=alpha, beta=beta,
                           timeout=TIMEOUT_BIG, copy_path="copy-engine", split=size == HOPPER_SPLIT or size in HOPPER_FILL)
-        if config.type == "F16_IN_OUT":   # --kernel=hopper took 128-row tiles at some sizes; hopper7 forces 256
-            for size in HOPPER_SIZES[1:] + (HOPPER_BIG, HOPPER_ROUNDS, HOPPER_SPLIT):
-                big = size in (HOPPER_BIG, HOPPER_ROUNDS, HOPPER_SPLIT)
-                self.gemm_run(config, "hopper7", size, scaled + (["--verify=gpu"] if big else []),
-                              "hopper7 %s a=%s b=%s" % ("x".join(map(str, size)), alpha, beta), alpha=alpha, beta=beta,
-                              copy_path="copy-engine", timeout=TIMEOUT_BIG if big else TIMEOUT_RUN,
-                              split=size == HOPPER_SPLIT)
 
     def matrix_shapes_file(self):
         """Where the matrix's shapes are, one M N K a line, for out/gemm --shapes (run writes it)."""
@@ -1239,12 +1239,14 @@ class Tester:
                 for type_pair in args.types:
                     for ta, tb in ((0, 0), (1, 1)):
                         config = by_name.get("%s_%s_ta%d_tb%d" % (type_pair, SHAPES[type_pair][0], ta, tb))
-                        for kernel in ("hopper", "hopper7") if config and type_pair == "F16_IN_OUT" else ("hopper",):
-                            if config:   # F16_IN_OUT: hopper7 is the 256-row tile, which hopper does not take here
-                                san_futures.append(san_pool.submit(self.guarded_sanitizer, config, "memcheck", kernel, "cpu"))
+                        steps = by_name.get("%s_%s_ta%d_tb%d_steps" % (type_pair, SHAPES[type_pair][0], ta, tb))
+                        for kernel in ("hopper", "hopper7") if steps and type_pair == "F16_IN_OUT" else ("hopper",):
+                            built = steps if kernel == "hopper7" else config   # hopper7: the 256-row tile
+                            if built:
+                                san_futures.append(san_pool.submit(self.guarded_sanitizer, built, "memcheck", kernel, "cpu"))
                                 if (ta, tb) == (0, 0):   # step 6's split last round, step 7's split tiles, the gathering
-                                    for size in (HOPPER_SPLIT, HOPPER_FILL[1]):
-                                        san_futures.append(san_pool.submit(self.guarded_sanitizer, config, "memcheck",
+                                    for size in (HOPPER_SPLIT,) + HOPPER_FILL:   # FILL[0]: 64-row tiles, split
+                                        san_futures.append(san_pool.submit(self.guarded_sanitizer, built, "memcheck",
                                                                            kernel, "off", size=size))
             if not args.skip_sanitizers and "matrix" in args.parts:
                 steps_builds = [c for c in configs if c.steps and not c.arch]

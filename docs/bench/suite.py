@@ -8,9 +8,12 @@ suite below is those shapes. For each type pair and layout of B it runs, one pro
   --kernel=hopper --cublas --shapes=FILE   d_gemm_hopper and cuBLAS, timed in the same process
   --kernel=fast --shapes=FILE              d_gemm, to show where the WMMA kernel is the better choice
 
-with --format=kv --iterations=20 --warmup=3 --verify=gpu, one kv line per shape, into
+with --format=kv --iterations=20 --warmup=3 --verify=gpu --cold-l2, one kv line per shape, into
 docs/bench/suite-<gpu>.csv (one row per kernel and shape; cuBLAS rows from the hopper runs). B
 transposed is how torch.nn.Linear stores a weight (N x K): the suite's targets are stated for it.
+--cold-l2 (the default; --warm-l2 leaves it out) evicts the L2 cache before each timed run of both
+d_gemm_hopper and cuBLAS, since a model reads its weights from memory at every step; the CSV records
+it, the cuBLAS version and the GPU's clocks (nvidia-smi, sampled after each build's runs).
 
   python3 docs/bench/suite.py --list            the plan, one run a line (no GPU needed)
   python3 docs/bench/suite.py [--types all]     measure (default: fp16, bf16, tf32, int8)
@@ -81,7 +84,8 @@ MEMORY_BOUND_BELOW_M = 512   # below it, judge in TB/s: reading B once bounds th
 # Bytes of one element of A and B, and of C, per type pair (the table of type pairs in gemm.md).
 ELEMENT_BYTES = {"F16_IN_F32_OUT": (2, 4), "F16_IN_OUT": (2, 2), "U8_IN_I32_OUT": (1, 4), "I8_IN_I32_OUT": (1, 4),
                  "BF16_IN_F32_OUT": (2, 4), "TF32_IN_F32_OUT": (4, 4), "F64_IN_OUT": (8, 8)}
-FIELDS = ("gpu", "cc", "sms", "driver", "cuda", "date", "type", "transpose_a", "transpose_b", "group", "layer",
+FIELDS = ("gpu", "cc", "sms", "clock_sm_mhz", "clock_max_sm_mhz", "clock_mem_mhz", "driver", "cuda",
+          "cublas_version", "cold_l2", "date", "type", "transpose_a", "transpose_b", "group", "layer",
           "m", "n", "k", "kernel", "median_ms", "min_ms", "rate", "unit", "result", "verify", "tile", "split_tiles",
           "cublas_rate", "ratio", "tbs", "cublas_tbs", "note")
 TIMEOUT_RUN = 900
@@ -215,7 +219,8 @@ class Suite:
     def __init__(self, args):
         self.args = args
         self.rows, self.problems = [], []
-        self.info = {"gpu": "", "cc": "", "sms": "", "driver": "", "cuda": "",
+        self.info = {"gpu": "", "cc": "", "sms": "", "clock_sm_mhz": "", "clock_max_sm_mhz": "", "clock_mem_mhz": "",
+                     "driver": "", "cuda": "", "cublas_version": "",
                      "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
         self.start = time.monotonic()
 
@@ -227,6 +232,18 @@ class Suite:
             return "timeout", "", "timed out after %ds" % timeout
         except OSError as error:
             return "error", "", str(error)
+
+    def sample_gpu(self):
+        """The driver and the clocks now, from nvidia-smi (left empty without it)."""
+        smi = shutil.which("nvidia-smi")
+        if not smi:
+            return
+        rc, stdout, _ = self.execute([smi, "--query-gpu=clocks.sm,clocks.max.sm,clocks.mem,driver_version",
+                                      "--format=csv,noheader,nounits"], 30)
+        values = [v.strip() for v in stdout.splitlines()[0].split(",")] if rc == 0 and stdout.strip() else []
+        if len(values) == 4:
+            for key, value in zip(("clock_sm_mhz", "clock_max_sm_mhz", "clock_mem_mhz", "driver"), values):
+                self.info[key] = value
 
     def build(self, type_pair, tb):
         binary = os.path.join("out", "cfg", config_name(type_pair, tb), "gemm")
@@ -240,18 +257,19 @@ class Suite:
 
     def measure(self, type_pair, tb, kernel, binary, shapes_file):
         argv = [binary, "--kernel=%s" % kernel, "--format=kv", "--iterations=%d" % self.args.iterations,
-                "--warmup=3", "--verify=gpu", "--shapes=%s" % shapes_file] + (["--cublas"] if kernel == "hopper" else [])
+                "--warmup=3", "--verify=gpu", "--shapes=%s" % shapes_file] + (["--cublas"] if kernel == "hopper" else []) + (
+                [] if self.args.warm_l2 else ["--cold-l2"])
         rc, stdout, stderr = self.execute(argv, TIMEOUT_RUN)
         lines = [kv for kv in (parse_kv(line) for line in stdout.splitlines() if line.strip()) if kv]
         for index, (group, m, n, k, layer) in enumerate(SUITE):
             kv = lines[index] if index < len(lines) else {}
-            for key in ("gpu", "cc", "sms"):
+            for key in ("gpu", "cc", "sms", "cublas_version"):
                 self.info[key] = self.info[key] or kv.get(key, "")
             row = dict((f, "") for f in FIELDS)
             row.update(self.info)
             row.update({"type": type_pair, "transpose_a": 0, "transpose_b": tb, "group": group, "layer": layer,
                         "m": m, "n": n, "k": k, "kernel": kernel})
-            for key in ("median_ms", "min_ms", "rate", "unit", "result", "verify", "tile", "split_tiles"):
+            for key in ("median_ms", "min_ms", "rate", "unit", "result", "verify", "tile", "split_tiles", "cold_l2"):
                 row[key] = kv.get(key, "")
             if to_float(kv.get("rate")):
                 row["tbs"] = "%.3f" % terabytes_per_second(type_pair, m, n, k, to_float(kv["rate"]))
@@ -272,6 +290,7 @@ class Suite:
         shapes_file = os.path.join(out, "shapes.txt")
         with open(shapes_file, "w") as handle:
             handle.write("# docs/bench/suite.py: M N K\n" + "".join("%d %d %d\n" % s[1:4] for s in SUITE))
+        self.sample_gpu()
         for type_pair in args.types:
             for tb in LAYOUTS:
                 if time.monotonic() - self.start > args.budget:
@@ -282,6 +301,7 @@ class Suite:
                     continue
                 for kernel in KERNELS:
                     self.measure(type_pair, tb, kernel, binary, shapes_file)
+                self.sample_gpu()
                 self.write(args.csv)
                 print("  [%4.0fs] %s B%d done" % (time.monotonic() - self.start, type_pair, tb), flush=True)
         self.write(args.csv)
@@ -328,6 +348,7 @@ def main(argv=None):
     parser.add_argument("--csv", default=None, help="output (default docs/bench/suite-<gpu>.csv)")
     parser.add_argument("--make-arg", action="append", default=[], help="extra make argument, e.g. ARCH=90a")
     parser.add_argument("--no-build", action="store_true", help="use the binaries already in out/cfg/")
+    parser.add_argument("--warm-l2", action="store_true", help="leave the L2 cache as the last run left it")
     parser.add_argument("--list", action="store_true", help="print the plan, one run a line, and run nothing")
     parser.add_argument("--table", metavar="CSV", help="print the page's table from a suite CSV")
     parser.add_argument("--plot", nargs=2, metavar=("CSV", "SVG"), help="draw the figure from a suite CSV")
