@@ -825,6 +825,35 @@ def test_no_horizontal_overflow(browser, width, height, scheme):
     screenshots(browser, width, scheme)
 
 
+LABELS_OUTSIDE = """
+const found = [];
+document.querySelectorAll('details.listing > summary .cu-lines').forEach(label => {
+  const box = label.closest('summary').getBoundingClientRect(), r = label.getBoundingClientRect();
+  if (r.right > box.right + 0.5)
+    found.push(label.textContent.trim() + ' [' + (r.right - box.right).toFixed(1) + ' px out]');
+});
+return found;
+"""
+
+
+@pytest.mark.parametrize("width,height", VIEWS, ids=["375px", "1280px"])
+def test_folded_listing_labels_stay_in_their_box(browser, width, height):
+    """The line label of every folded listing ("gemm.md N-N2 -> out/gemm.cu L1-L2") ends inside its
+    summary's box, on a phone too (issue 41: 3 px out at 375 px)."""
+    browser, _, _ = browser
+    browser.view(width, height)
+    outside = browser.run(LABELS_OUTSIDE)
+    assert outside == [], "line labels past their box at %d px: %r" % (width, outside[:5])
+
+
+def test_no_backslash_before_a_pipe_on_the_page(build):
+    """The woven page shows no escaped pipe ("\\|"): in a pipe table a code span keeps the backslash
+    (issue 41: the command-line table printed --kernel=fast\\|naive\\|...)."""
+    page = require_built(build).read_text(encoding="utf-8")
+    text = re.sub(r"<[^>]+>", "", page)
+    assert "\\|" not in text, "the page shows \\| at: %r" % text[text.index("\\|") - 40:text.index("\\|") + 20]
+
+
 def test_no_horizontal_overflow_with_details_open(browser):
     """At 375 px, with every folded block open, the page still fits the screen."""
     browser, _, _ = browser

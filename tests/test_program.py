@@ -90,7 +90,8 @@ GOOD_COMMAND_LINES = [
 ]
 
 LONG_FLAGS = ["--kernel", "--verify", "--iterations", "--warmup", "--alpha", "--beta", "--seed",
-              "--cublas", "--print", "--format", "--dump", "--peak", "--self-test", "--help", "--shapes"]
+              "--cublas", "--print", "--format", "--dump", "--peak", "--self-test", "--help", "--shapes",
+              "--cold-l2"]
 SHORT_FLAGS = ["-k", "-v", "-i", "-w", "-a", "-b", "-s", "-c", "-p", "-f", "-d", "-h"]
 FLAG_VALUES = ["fast", "naive", "auto", "cpu", "gpu", "off", "text", "kv", "csv"]
 SELF_TEST_TOPICS = [("padding", r"(?i)pad"), ("extraction", r"(?i)extract"),
