@@ -2372,7 +2372,7 @@ static void time_cublas(Gemm *gemm, const Options *options, const Eviction *evic
 
 static void time_kernels(Gemm *gemm, const Options *options)
 {
-    Eviction evict = {NULL, 0};
+    Eviction evict = NO_EVICTION;
     if (options->cold_l2) {
         int l2_bytes = 0;
         CHECK_CUDA(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, 0));
