@@ -13,7 +13,7 @@
  * Kernels
  *   d_gemm_naive      one warp per FRAG_M x FRAG_N tile of C, straight from global memory: the baseline
  *   d_gemm<TILE>      the fast one: block tiles in shared memory, warp tiles of several fragments, a multi-stage
- *                     copy pipeline (copy engine on sm_90+, cp.async on sm_80-89, loads before), alpha and beta
+ *                     copy pipeline (TMA on sm_90+, cp.async on sm_80-89, loads before), alpha and beta
  *                     in the epilogue; TILE is a row of tile_table
  *   d_transpose       int8 only: an operand stored the other way, transposed for d_gemm
  *   d_round_tf32      tf32 only: the operands rounded to tf32 once, for d_gemm
@@ -550,7 +550,7 @@ enum {
     STEP_WARP_TILE,         /* warp tiles of several fragments */
     STEP_PIPELINE,          /* cp.async into several buffers, with a barrier per buffer */
     STEP_PADDING,           /* slab rows padded against bank conflicts */
-    STEP_COPY_ENGINE,       /* sm_90: the copy engine, A shared by a cluster */
+    STEP_COPY_ENGINE,       /* sm_90: the TMA, A shared by a cluster */
     STEP_BLOCK_ORDER,       /* blocks in groups of GROUP_ROWS rows, for L2 */
     STEP_ROW_STORES,        /* the epilogue stores whole rows, 16 bytes per thread */
     LAST_STEP = STEP_ROW_STORES
@@ -566,12 +566,12 @@ typedef struct {
     int stages, in_flight;          /* step 3: slab buffers in shared memory; slabs requested ahead */
     int cluster;                    /* step 5: blocks sharing A's slabs on the copy-engine path */
     int b_threads;                  /* step 5: 1 if B transposed is copied by the threads */
-    int engine_only;                /* step 5: 1 if only for builds with the copy engine */
+    int engine_only;                /* step 5: 1 if only for builds with the TMA */
 } Tile;
 
 __host__ __device__ constexpr Tile tile_row(int index);   /* defined with the table */
 __host__ __device__ constexpr int tile_count(void);       /* rows of this type pair */
-#line 1123 "gemm.md"
+#line 1124 "gemm.md"
 #define TILE_TRANSPOSE_A (IS_INTEGER ? 0 : TRANSPOSE_A)   /* int8: A as M x K */
 #define TILE_TRANSPOSE_B (IS_INTEGER ? 1 : TRANSPOSE_B)   /* int8: B as N x K */
 #define PRETRANSPOSE_A (TILE_TRANSPOSE_A != TRANSPOSE_A)
@@ -584,7 +584,7 @@ typedef wmma::fragment<wmma::matrix_a, FRAG_M, FRAG_N, FRAG_K, frag_t, Layout<TI
 typedef wmma::fragment<wmma::matrix_b, FRAG_M, FRAG_N, FRAG_K, frag_t, Layout<TILE_TRANSPOSE_B>::type> tile_fragment_b;
 #define TILE_FRAG_ROW_A (TILE_TRANSPOSE_A ? FRAG_M : FRAG_K)   /* a fragment's extent along a stored row */
 #define TILE_FRAG_ROW_B (TILE_TRANSPOSE_B ? FRAG_K : FRAG_N)
-#line 1163 "gemm.md"
+#line 1164 "gemm.md"
 /* Offset of element (row, col) of a slab `rows` high, cut into panels `panel` elements wide with rows
    `ld` apart. */
 __host__ __device__ constexpr int tile_offset(int row, int col, int rows, int panel, int ld)
@@ -623,7 +623,7 @@ __host__ __device__ constexpr int b_offset(Slab b, int kk, int j)
 {
     return TILE_TRANSPOSE_B ? tile_offset(j, kk, b.rows, b.panel, b.ld) : tile_offset(kk, j, b.rows, b.panel, b.ld);
 }
-#line 1208 "gemm.md"
+#line 1209 "gemm.md"
 typedef struct {
     int block_m, block_n, block_k, warps_n, stages, in_flight, cluster;   /* from the table */
     int threads, warp_tile_m, warp_tile_n, frags_m, frags_n;
@@ -638,7 +638,7 @@ typedef struct {
 /* Row `index` of the tile table as step `step` of the kernel uses it (d_gemm itself: LAST_STEP); defined
    with the kernel, assembled. */
 __host__ __device__ constexpr TileGeometry tile_geometry(int index, int step = LAST_STEP);
-#line 1237 "gemm.md"
+#line 1238 "gemm.md"
 /* The 32-bit shared-memory address that PTX instructions naming .shared take. */
 __device__ static inline unsigned shared_address(const void *pointer)
 {
@@ -665,7 +665,7 @@ __device__ static inline void copy_chunk(void *shared_destination, const void *g
     else
         *(uint2 *)shared_destination = *(const uint2 *)global_source;
 }
-#line 1274 "gemm.md"
+#line 1275 "gemm.md"
 /* Elements per copy: 16 bytes, or the whole row of a panel narrower than that. */
 __host__ __device__ constexpr int chunk_elems(int panel)
 {
@@ -690,7 +690,7 @@ __device__ static inline CopyPlan copy_plan(const input_t *operand, int ld, Slab
     CopyPlan plan = {operand + (size_t)row * ld + col, ld, tile_offset(row, col, slab.rows, slab.panel, slab.ld), row};
     return plan;
 }
-#line 1304 "gemm.md"
+#line 1305 "gemm.md"
 /* source and destination point at this thread's first chunk of the slab, which is in row `row`. */
 template <int THREADS, int ROWS, int COLS, int PANEL, int LD, bool ASYNC>
 __device__ static inline void copy_slab(input_t *destination, const input_t *source, int ld, int row)
@@ -716,7 +716,7 @@ __device__ static inline void copy_slab(input_t *destination, const input_t *sou
                 source + (size_t)row_pass * rows_per_pass * ld + column_pass * column_step);
 }
 
-/* Every thread of the block copies its chunks of slab k_tile of B, and of A unless the copy engine brings it;
+/* Every thread of the block copies its chunks of slab k_tile of B, and of A unless the TMA brings it;
    asynchronously from step 3 on. */
 template <int TILE, int STEP>
 __device__ static inline void load_stage(input_t *a_tile, input_t *b_tile, const CopyPlan *a_plan,
@@ -733,7 +733,7 @@ __device__ static inline void load_stage(input_t *a_tile, input_t *b_tile, const
         b_tile + b_plan->offset, b_plan->source + element_index(TILE_TRANSPOSE_B, k0, 0, b_plan->ld), b_plan->ld,
         b_plan->row);
 }
-#line 1366 "gemm.md"
+#line 1367 "gemm.md"
 /* The wmma.load instruction for a matrix ("a" or "b") in a layout ("row" or "col"), from shared memory. */
 #define PTX_LOAD(matrix, layout) "wmma.load." matrix ".sync.aligned." layout "." PTX_SHAPE ".shared." PTX_TYPE
 
@@ -782,7 +782,7 @@ __device__ static inline void load_shared_b(tile_fragment_b &fragment, const inp
     wmma::load_matrix_sync(fragment, pointer, ldm);
 #endif
 }
-#line 1425 "gemm.md"
+#line 1426 "gemm.md"
 template <int TILE, int STEP>
 __device__ static inline void multiply_stage(fragment_c (&acc)[tile_geometry(TILE, STEP).frags_m][tile_geometry(TILE, STEP).frags_n],
                                              const input_t *a_tile, const input_t *b_tile, int warp_row, int warp_col)
@@ -805,7 +805,7 @@ __device__ static inline void multiply_stage(fragment_c (&acc)[tile_geometry(TIL
                 wmma::mma_sync(acc[i][j], a_frag[i], b_frag[j], acc[i][j]);
     }
 }
-#line 1503 "gemm.md"
+#line 1504 "gemm.md"
 __device__ static inline void barrier_init(unsigned long long *barrier, unsigned count)
 {
 #if __CUDA_ARCH__ >= 800
@@ -820,10 +820,10 @@ __device__ static inline void barrier_arrive_on_copies(unsigned long long *barri
     asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(shared_address(barrier)) : "memory");
 #endif
 }
-#line 1524 "gemm.md"
+#line 1525 "gemm.md"
 /* One arrival on the barrier at this offset in every block of the cluster (before sm_90: in this block). */
 __device__ static inline void barrier_arrive(unsigned long long *barrier, int cluster);   /* defined in step 5 */
-#line 1532 "gemm.md"
+#line 1533 "gemm.md"
 /* Waits until phase number `use` of the barrier has completed. */
 #if __CUDA_ARCH__ >= 900
 #define BARRIER_TEST "mbarrier.try_wait.parity.shared::cta.b64"
@@ -842,14 +842,14 @@ __device__ static inline void barrier_wait(unsigned long long *barrier, int use)
     __syncthreads();
 #endif
 }
-#line 1632 "gemm.md"
+#line 1633 "gemm.md"
 #if __CUDA_ARCH__ >= 900
-#define USE_TMA 1   /* slabs by the copy engine, A shared by the cluster */
+#define USE_TMA 1   /* slabs by the TMA, A shared by the cluster */
 #else
 #define USE_TMA 0   /* slabs by cp.async (plain loads before sm_80), each block on its own */
 #endif
 
-/* sm_90: one arrival that also tells the barrier to wait for `bytes` more bytes from the copy engine. */
+/* sm_90: one arrival that also tells the barrier to wait for `bytes` more bytes from the TMA. */
 __device__ static inline void barrier_arrive_expect(unsigned long long *barrier, unsigned bytes)
 {
 #if __CUDA_ARCH__ >= 900
@@ -898,7 +898,7 @@ __device__ static inline unsigned cluster_rank(void)
 #endif
     return rank;
 }
-#line 1708 "gemm.md"
+#line 1709 "gemm.md"
 #define OVER_READ 16   /* bytes a box's rows read past their panel, into the padding: allocated past each operand */
 
 /* Copies a box of the tensor to shared memory, to the same offset in every block of mask (0: this block
@@ -950,7 +950,7 @@ __device__ static inline void load_stage_tensor(input_t *a_tile, input_t *b_tile
     if (with_b)
         copy_tensor(b_tile, b_map, b_row, b_panel, full, 0);
 }
-#line 1780 "gemm.md"
+#line 1781 "gemm.md"
 /* Block `block` of the grid takes block tile (block_row, block_col) of a blocks_m x blocks_n grid of them,
    in groups of `group_rows` rows; clusters of `cluster` blocks take neighbours along N. */
 __device__ static inline void block_position(int block, int cluster, int group_rows, int blocks_m, int blocks_n,
@@ -963,7 +963,7 @@ __device__ static inline void block_position(int block, int cluster, int group_r
     *block_row = first_row + in_group % rows_in_group;
     *block_col = in_group / rows_in_group * cluster + block % cluster;
 }
-#line 1813 "gemm.md"
+#line 1814 "gemm.md"
 #define C_VECTOR (16 / sizeof(accum_t))   /* accumulator elements per 16 bytes */
 
 typedef union {
@@ -1015,14 +1015,14 @@ __device__ static inline void store_tile(fragment_c (&acc)[tile_geometry(TILE, S
         __syncwarp();   /* the staging area is rewritten for the next row of fragments */
     }
 }
-#line 1879 "gemm.md"
+#line 1880 "gemm.md"
 /* What the loop's producer side needs: where the slabs go, how their arrival is counted, where they come from. */
 typedef struct {
     input_t *a_tiles, *b_tiles;         /* `stages` slabs of each */
     unsigned long long *full, *empty;   /* one barrier of each per stage */
-    unsigned long long *b_copied;       /* copy engine with B by the threads: B's slab has landed */
+    unsigned long long *b_copied;       /* TMA with B by the threads: B's slab has landed */
     CopyPlan a_plan, b_plan;            /* cp.async: this thread's chunks */
-    const CUtensorMap *a_map, *b_map;   /* copy engine: the operands */
+    const CUtensorMap *a_map, *b_map;   /* TMA: the operands */
     int block_row, block_col;           /* this block's tile of C */
     unsigned rank;                      /* this block's number in its cluster */
 } Pipeline;
@@ -1036,7 +1036,7 @@ __device__ static inline void request_slab(const Pipeline *pipe, int next)
     int s = next % tile.stages;
     input_t *a_tile = pipe->a_tiles + s * tile.a.elems, *b_tile = pipe->b_tiles + s * tile.b.elems;
     bool b_by_threads = !tma || tile.b_by_threads;
-    if (b_by_threads) {   /* every thread copies its chunks (of both slabs, without the copy engine) */
+    if (b_by_threads) {   /* every thread copies its chunks (of both slabs, without the TMA) */
         if (next >= tile.stages)
             barrier_wait(&pipe->empty[s], next / tile.stages - 1);
         load_stage<TILE, STEP>(a_tile, b_tile, &pipe->a_plan, &pipe->b_plan, next, !tma);
@@ -1058,7 +1058,7 @@ __device__ static inline void release_slab(unsigned long long *empty, int cluste
     if (threadIdx.x % 32 == 0)
         barrier_arrive(empty, cluster);
 }
-#line 1929 "gemm.md"
+#line 1930 "gemm.md"
 /* Row `index` of the tile table as step `step` of the kernel uses it: each mechanism on from its step. */
 __host__ __device__ constexpr TileGeometry tile_geometry(int index, int step)
 {
@@ -1106,7 +1106,7 @@ __host__ __device__ constexpr TileGeometry tile_geometry(int index, int step)
     tile.shared_bytes = tile.barrier_offset + (tile.b_by_threads ? 3 : 2) * row.stages * (int)sizeof(unsigned long long);
     return tile;
 }
-#line 1981 "gemm.md"
+#line 1982 "gemm.md"
 template <int TILE, int STEP>
 __global__ void __launch_bounds__(tile_geometry(TILE, STEP).threads, 1)
 d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__restrict__ c,
@@ -1141,7 +1141,7 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
     if (tile.pipelined) {   /* from step 3: a pair of barriers per buffer, after the slabs */
         pipe.full = (unsigned long long *)(shared_bytes + tile.barrier_offset);
         pipe.empty = pipe.full + tile.stages;
-        if (tma) {   /* from step 5: the copy engine's operands */
+        if (tma) {   /* from step 5: the TMA's operands */
             pipe.b_copied = pipe.empty + tile.stages;
             pipe.a_map = &a_map;
             pipe.b_map = &b_map;
@@ -1161,7 +1161,7 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
             __syncthreads();   /* the barriers are ready before anyone copies or arrives */
         }
     }
-#line 2042 "gemm.md"
+#line 2043 "gemm.md"
     int k_tiles = shape.k_padded / tile.block_k;
     if (tile.pipelined) {
         for (int k_tile = -prefetch; k_tile < k_tiles; k_tile++) {
@@ -1192,7 +1192,7 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
     if (tma)
         cluster_sync();   /* the other blocks may still arrive on our barriers: stay until they are done */
 }
-#line 2090 "gemm.md"
+#line 2091 "gemm.md"
 #if IS_INTEGER
 #define TRANSPOSE_ROWS 64    /* K per tile */
 #define TRANSPOSE_COLS 128   /* M or N per tile */
@@ -1251,7 +1251,7 @@ static void transpose_on_gpu(const input_t *in, input_t *out, int rows, int cols
     CHECK_LAUNCH();
 }
 #endif
-#line 2153 "gemm.md"
+#line 2154 "gemm.md"
 #if PREROUND
 __global__ void d_round_tf32(const float *__restrict__ in, float *__restrict__ out, size_t count)
 {
@@ -1266,7 +1266,7 @@ static void round_on_gpu(const input_t *in, input_t *out, int rows, int cols)
     CHECK_LAUNCH();
 }
 #endif
-#line 2199 "gemm.md"
+#line 2200 "gemm.md"
 enum { TILES_16BIT, TILES_HALF_ACC, TILES_INT8, TILES_TF32, TILES_F64 };
 
 /* Row `row` of the table; family -1 past the end. Largest first: the host takes the first
@@ -1304,7 +1304,7 @@ __host__ __device__ constexpr int tile_family(int type_pair)
     return families[type_pair];
 }
 #define TILE_FAMILY tile_family(TYPE_PAIR)
-#line 2242 "gemm.md"
+#line 2243 "gemm.md"
 __host__ __device__ constexpr int tile_count(void)
 {
     int count = 0;
@@ -1328,7 +1328,7 @@ static_assert(TILES >= 1 && TILES <= 4, "every type pair has one to four tile co
 static_assert(tiles_suit_transposition(), "block tiles must be whole transposition tiles");
 #endif
 /* ==== Verification ==== */
-#line 2311 "gemm.md"
+#line 2312 "gemm.md"
 #define INPUT_TO_EXACT(x) (IS_INTEGER ? (exact_t)(x) : (exact_t)INPUT_TO_DOUBLE(x))
 #define ACCUM_TO_EXACT(x) (IS_INTEGER ? (exact_t)(x) : (exact_t)ACCUM_TO_DOUBLE(x))
 
@@ -1342,7 +1342,7 @@ __host__ __device__ static inline exact_t input_exact(input_t x, bool unrounded)
     (void)unrounded;
     return INPUT_TO_EXACT(x);
 }
-#line 2358 "gemm.md"
+#line 2359 "gemm.md"
 __host__ __device__ constexpr double unit_roundoff(void)
 {
     /* in TYPE_PAIR's order:  F16_IN_F32_OUT F16_IN_OUT U8   I8   BF16_IN_F32  TF32_IN_F32  F64 */
@@ -1360,7 +1360,7 @@ __host__ __device__ static inline double error_bound(double abs_products, double
 {
     return 2.0 * unit_roundoff() * (rounding_steps(k) * abs_products + abs_beta_c) + unit_roundoff() * abs_result;
 }
-#line 2394 "gemm.md"
+#line 2395 "gemm.md"
 __host__ __device__ static inline long long scale_exact(long long alpha, long long sum, long long beta,
                                                         long long old)
 {
@@ -1411,7 +1411,7 @@ __global__ void d_gemm_reference(const input_t *a, const input_t *b, const accum
         reference_element(a, b, c_in, shape, alpha, beta, unrounded, i, j,
                           &result[(size_t)i * shape.n + j], &bound[(size_t)i * shape.n + j]);
 }
-#line 2453 "gemm.md"
+#line 2454 "gemm.md"
 typedef struct {
     long long failures;
     double worst_error, worst_bound, worst_ratio;
@@ -1442,7 +1442,7 @@ static Verdict compare_results(const accum_t *c_out, const exact_t *expected, co
     return verdict;
 }
 /* ==== The harness ==== */
-#line 2522 "gemm.md"
+#line 2523 "gemm.md"
 enum { KERNEL_FAST, KERNEL_NAIVE, KERNEL_STEP1 };   /* then step2 .. step7 (step7 is fast), hopper, hopper1 .. 8 */
 enum { VERIFY_AUTO, VERIFY_CPU, VERIFY_GPU, VERIFY_OFF };
 enum { FORMAT_TEXT, FORMAT_KV, FORMAT_CSV };
@@ -1464,7 +1464,7 @@ typedef struct {
     const char *shapes;   /* --shapes=FILE: one M N K a line, a run each */
     int cold_l2;          /* --cold-l2: evict the L2 cache before each timed run */
 } Options;
-#line 2551 "gemm.md"
+#line 2552 "gemm.md"
 static int parse_integer(const char *text, long long low, long long high, long long *value)
 {
     char *end;
@@ -1688,7 +1688,7 @@ static void print_usage(FILE *out)
             "             4 out of memory, 5 CUDA or cuBLAS error, 6 file error\n",
             TYPE_NAME, SHAPE_NAME, TRANSPOSE_A, TRANSPOSE_B, LAST_STEP, HOPPER_STEPS, MAX_PRINT_DIMENSION);
 }
-#line 2792 "gemm.md"
+#line 2793 "gemm.md"
 static uint64_t next_random(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
@@ -1723,7 +1723,7 @@ static void fill_accum(accum_t *x, size_t count, uint64_t seed, uint64_t stream)
     for (size_t e = 0; e < count; e++)
         x[e] = ACCUM_FROM_FLOAT(IS_INTEGER ? (float)random_int(&state, -128, 127) : (float)random_uniform(&state));
 }
-#line 2843 "gemm.md"
+#line 2844 "gemm.md"
 /* Every step of d_gemm for each tile configuration of this type pair; NULL past the last configuration, and
    for the steps before the last in a build without them (WITH_STEPS 0). */
 #define STEP_BUILT(step) (WITH_STEPS || (step) == LAST_STEP)
@@ -1749,8 +1749,8 @@ static int choose_tile(int budget, int copy_engine)
 typedef struct {
     cudaDeviceProp properties;
     int cc;              /* compute capability times ten */
-    int ptx_version;     /* of d_gemm as it runs here: 90 and up copy engine, 80 and up cp.async, else loads */
-    int copy_engine;     /* ptx_version >= 90: slabs by the copy engine, clusters */
+    int ptx_version;     /* of d_gemm as it runs here: 90 and up TMA, 80 and up cp.async, else loads */
+    int copy_engine;     /* ptx_version >= 90: slabs by the TMA, clusters */
     int shared_budget;   /* shared memory per block d_gemm may have: the GPU's, or less with --shared-limit */
     char budget_from[96];   /* what set it, for messages: the GPU's name or "--shared-limit=99K" */
     int tile;            /* the row of the tile table that fits it */
@@ -1816,7 +1816,7 @@ static void select_gpu(Gpu *gpu, const Options *options)
     if (shared_bytes <= (int)gpu->properties.sharedMemPerBlockOptin)
         CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
 }
-#line 2946 "gemm.md"
+#line 2947 "gemm.md"
 static void *allocate(size_t bytes, const char *what)
 {
     void *memory = malloc(bytes > 0 ? bytes : 1);
@@ -1833,7 +1833,7 @@ static void check_device_memory(double bytes_needed)
         die(EXIT_NO_MEMORY, "this run needs %.2f GiB of device memory; %.2f GiB of %.2f GiB are free",
             bytes_needed / 0x1p30, free_bytes / 0x1p30, total_bytes / 0x1p30);
 }
-#line 2978 "gemm.md"
+#line 2979 "gemm.md"
 typedef struct {
     double median_ms, min_ms;
 } Timing;
@@ -1885,7 +1885,7 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
     free(times);
     return timing;
 }
-#line 3044 "gemm.md"
+#line 3045 "gemm.md"
 typedef struct {
     Shape shape;
     int kernel;
@@ -1903,7 +1903,7 @@ typedef struct {
     int split_tiles;              /* the tiles of that split last round; 0 if none */
     accum_t *slots;               /* the pieces of a split last round, two per cluster; NULL if none */
     int hopper;                   /* d_gemm_hopper: the step it launches, or HOPPER_SHORT; 0 for d_gemm */
-    CUtensorMap a_map, b_map;     /* where the copy engine finds the slabs of a_tiled and b_tiled */
+    CUtensorMap a_map, b_map;     /* where the TMA finds the slabs of a_tiled and b_tiled */
 } Run;
 
 /* The Hopper kernel of the last part, [Past WMMA](#past-wmma-hoppers-warpgroup-mma), as the harness calls it. */
@@ -1913,7 +1913,7 @@ static int hopper_kind(int kernel, int m, int n, int k, int sms);   /* the step,
 static TileGeometry hopper_geometry(int step);
 static void setup_hopper(Run *run);
 static void launch_hopper(const Run *run);
-#line 3077 "gemm.md"
+#line 3078 "gemm.md"
 /* A tiled operand stored as rows x ld, viewed as panels: (element of the row, row, panel), panels `panel`
    elements apart. A box is box_panels panels of box_rows rows, each row ld_shared long: past the panel it
    reads the row's next elements into the padding, up to OVER_READ bytes past the operand's end. */
@@ -1954,7 +1954,7 @@ static void make_tensor_maps(Run *run)
                     TILE_TRANSPOSE_B ? shape->k_padded : shape->n_padded, tile.b.panel, tile.b.ld, tile.b.rows,
                     tile.b.panels, CU_TENSOR_MAP_SWIZZLE_NONE);
 }
-#line 3124 "gemm.md"
+#line 3125 "gemm.md"
 /* d_gemm's operands as it reads them: int8 operands stored the other way transposed, tf32 operands rounded. */
 static void prepare_operands(const Run *run)
 {
@@ -2003,7 +2003,7 @@ static void launch_gemm(const void *context)
     }
     CHECK_LAUNCH();
 }
-#line 3185 "gemm.md"
+#line 3186 "gemm.md"
 typedef struct {
     int available;                  /* cuBLAS has no unsigned int8 GEMM */
     cudaDataType input, output;     /* of A and B, of C */
@@ -2022,7 +2022,7 @@ static const CublasTypes CUBLAS_TYPES[] = {
     {1,           CUDA_R_64F,  CUDA_R_64F, CUBLAS_COMPUTE_64F},            /* F64_IN_OUT */
 };
 #define HAS_CUBLAS (CUBLAS_TYPES[TYPE_PAIR].available)
-#line 3206 "gemm.md"
+#line 3207 "gemm.md"
 typedef struct {
     Run run;
     cublasHandle_t handle;
@@ -2042,7 +2042,7 @@ static void launch_cublas(const void *context)
                                   cublas->run.c, types.output, shape->n_padded, types.compute,
                                   CUBLAS_GEMM_DEFAULT);
 }
-#line 3237 "gemm.md"
+#line 3238 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -2069,7 +2069,7 @@ static void write_npy(const char *prefix, const char *name, const char *descr, c
         die(EXIT_IO_ERROR, "cannot write %s: %s", path, strerror(saved));
     }
 }
-#line 3270 "gemm.md"
+#line 3271 "gemm.md"
 typedef struct {
     const char *input, *accum;   /* NumPy's type strings for A and B, and for C */
     int widen;                   /* 1: NumPy has no such type; A and B are widened, exactly, to float32 */
@@ -2105,7 +2105,7 @@ static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, 
         free(widened);
     }
 }
-#line 3314 "gemm.md"
+#line 3315 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -2200,7 +2200,7 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 3416 "gemm.md"
+#line 3417 "gemm.md"
 typedef struct {
     Shape shape;
     int verify;                                          /* VERIFY_CPU, VERIFY_GPU or VERIFY_OFF */
@@ -2223,7 +2223,7 @@ static double milliseconds_since(double start)
 {
     return (seconds_now() - start) * 1e3;
 }
-#line 3444 "gemm.md"
+#line 3445 "gemm.md"
 static Shape gemm_shape(int m, int n, int k, int tile_index, int hopper)   /* hopper: Run's */
 {
     if (hopper)
@@ -2257,7 +2257,7 @@ static void plan_memory(Gemm *gemm, const Options *options, const Gpu *gpu)
                         (options->cold_l2 ? 2.0 * gpu->properties.l2CacheSize : 0.0) +
                         (gemm->verify == VERIFY_GPU ? (double)gemm->count_c * (sizeof(exact_t) + sizeof(double)) : 0.0));
 }
-#line 3483 "gemm.md"
+#line 3484 "gemm.md"
 static void make_inputs(Gemm *gemm, const Options *options)
 {
     gemm->a = (input_t *)allocate(gemm->count_a * sizeof(input_t), "A");
@@ -2272,7 +2272,7 @@ static void make_inputs(Gemm *gemm, const Options *options)
         write_npy(options->dump_prefix, "C_in", NPY_ACCUM, gemm->c_in, gemm->shape.m, gemm->shape.n, sizeof(accum_t));
     }
 }
-#line 3503 "gemm.md"
+#line 3504 "gemm.md"
 static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2317,7 +2317,7 @@ static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
     CHECK_CUDA(cudaMemcpy(run->c, gemm->c_padded, gemm->bytes_c_padded, cudaMemcpyHostToDevice));
     gemm->h2d_ms = milliseconds_since(start);
 }
-#line 3554 "gemm.md"
+#line 3555 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -2350,7 +2350,7 @@ static void compute_reference(Gemm *gemm)
         reference_gpu(run, (exact_t)run->alpha, (exact_t)run->beta, gemm->expected, gemm->bound);
     gemm->reference_ms = milliseconds_since(start);
 }
-#line 3593 "gemm.md"
+#line 3594 "gemm.md"
 static void run_once_and_check(Gemm *gemm, const Options *options)
 {
     const Shape *shape = &gemm->shape;
@@ -2367,7 +2367,7 @@ static void run_once_and_check(Gemm *gemm, const Options *options)
     if (options->dump_prefix)
         write_npy(options->dump_prefix, "C_out", NPY_ACCUM, gemm->c_out, shape->m, shape->n, sizeof(accum_t));
 }
-#line 3616 "gemm.md"
+#line 3617 "gemm.md"
 static void time_cublas(Gemm *gemm, const Options *options, const Eviction *evict);
 
 static void time_kernels(Gemm *gemm, const Options *options)
@@ -2404,7 +2404,7 @@ static void time_cublas(Gemm *gemm, const Options *options, const Eviction *evic
     CHECK_CUBLAS(cublasDestroy(cublas.handle));
     CHECK_CUDA(cudaFree(cublas.run.c));
 }
-#line 3658 "gemm.md"
+#line 3659 "gemm.md"
 #define RATE(timing, operations) ((operations) / ((timing).median_ms * 1e-3) / 1e12)
 
 /* The tile and the copy path of the kernel that ran. */
@@ -2460,7 +2460,7 @@ static void report_gemm(Report *report, const Gemm *gemm, const Options *options
     };
     report_fields(report, fields, sizeof fields / sizeof fields[0]);
 }
-#line 3720 "gemm.md"
+#line 3721 "gemm.md"
 static void print_text_report(const Report *report, const Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2512,7 +2512,7 @@ static void free_gemm(Gemm *gemm)
     for (size_t h = 0; h < sizeof host / sizeof host[0]; h++)
         free(host[h]);
 }
-#line 3776 "gemm.md"
+#line 3777 "gemm.md"
 static int run_gemm(const Options *options, const Gpu *gpu)
 {
     Gemm gemm;
@@ -2539,7 +2539,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     free_gemm(&gemm);
     return gemm.verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 3812 "gemm.md"
+#line 3813 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -2598,7 +2598,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     return 0;
 }
 /* ==== main ==== */
-#line 3881 "gemm.md"
+#line 3882 "gemm.md"
 #define MAX_SHAPES 4096
 
 /* --shapes=FILE: one "M N K" a line, blank lines and # comments skipped, each checked as the command
@@ -2648,7 +2648,7 @@ static int run_shapes(const Options *options, const Gpu *gpu, int (*shapes)[3], 
     }
     return worst;
 }
-#line 3933 "gemm.md"
+#line 3934 "gemm.md"
 static int self_test(void);   /* the appendix */
 
 int main(int argc, char **argv)
@@ -2674,7 +2674,7 @@ int main(int argc, char **argv)
     return options.shapes ? run_shapes(&options, &gpu, shapes, count) : run_gemm(&options, &gpu);
 }
 /* ==== Past WMMA: Hopper's warpgroup MMA ==== */
-#line 4220 "gemm.md"
+#line 4219 "gemm.md"
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define HOPPER_BUILT 1   /* this compilation is for sm_90a: wgmma and setmaxnreg exist */
 #else
@@ -2706,7 +2706,7 @@ __device__ static inline unsigned long long operand_descriptor(const void *start
            (unsigned long long)(leading >> 4 & 0x3FFF) << 16 |
            (unsigned long long)(stride >> 4 & 0x3FFF) << 32 | 1ull << 62;
 }
-#line 4285 "gemm.md"
+#line 4281 "gemm.md"
 enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper8 (hopper8 is --kernel=hopper's step) */
     HOPPER_ONE_CONSUMER = 1,   /* wgmma on swizzled slabs; a producer and one consumer warpgroup */
     HOPPER_TWO_CONSUMERS,      /* two consumers: twice the rows per slab of B */
@@ -2719,10 +2719,13 @@ enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper8 (hopper8 is 
     HOPPER_LAST = HOPPER_BY_SHAPE,
     /* not steps: the other tiles step 8 chooses from */
     HOPPER_SHORT,              /* F16_IN_OUT: 64 rows per consumer, as the other type pairs have */
-    HOPPER_NARROW,             /* 64 rows, one consumer, no cluster, more stages: for small M */
+    HOPPER_NARROW,             /* 64 x 256, one consumer, no cluster, more stages: for small M */
+    HOPPER_NARROW_128,         /* 64 x 128, the same: twice the tiles */
+    HOPPER_NARROW_64,          /* 64 x 64, the same: four times the tiles */
+    HOPPER_MEDIUM,             /* 128 x 128, two consumers, no cluster */
     HOPPER_KINDS_END
 };
-
+#line 4307 "gemm.md"
 typedef struct {
     int block_m, block_n, block_k;   /* the block tile; block_k is one 128-byte row of K */
     int consumers;                   /* warpgroups that multiply, block_m / consumers rows each */
@@ -2732,8 +2735,8 @@ typedef struct {
     bool persistent;                 /* a grid of what fits at once, each cluster looping over tiles */
     bool split;                      /* a short last round split along K ([The last round](#the-last-round)) */
     bool fill;                       /* too few tiles to fill the GPU: all split ([Step 7](#filling-the-gpu)) */
-    int fill_share;                  /* fill when tiles x fill_share <= clusters: 2, or 4 for HOPPER_NARROW */
-    bool memory_bound;               /* HOPPER_NARROW: a tile's time counts its operands' bytes too */
+    int fill_share;                  /* fill when tiles x fill_share <= clusters: 2, or 4 without a cluster */
+    bool memory_bound;               /* no cluster (step 8's small tiles): a tile's time counts its bytes too */
     int threads;                     /* the consumers and one producer warpgroup */
     int a_bytes, b_bytes;            /* one slab of each */
     int shared_bytes;                /* the stages, the barriers, 1 KiB to align the first slab */
@@ -2745,29 +2748,30 @@ typedef struct {
 __host__ __device__ constexpr HopperTile hopper_tile(int step = HOPPER_LAST)
 {
     HopperTile tile = {};
-    bool narrow = step == HOPPER_NARROW;
-    bool tall = TYPE_PAIR == PAIR_F16_IN_OUT && step != HOPPER_SHORT && !narrow;   /* half accumulators: 128 rows */
-    tile.consumers = step >= HOPPER_TWO_CONSUMERS && !narrow ? 2 : 1;
+    bool small = step >= HOPPER_NARROW;   /* step 8's tiles without a cluster */
+    bool tall = TYPE_PAIR == PAIR_F16_IN_OUT && step != HOPPER_SHORT && !small;   /* half accumulators: 128 rows */
+    tile.consumers = (step >= HOPPER_TWO_CONSUMERS && !small) || step == HOPPER_MEDIUM ? 2 : 1;
     tile.block_m = (tall ? 128 : 64) * tile.consumers;
-    tile.block_n = HOPPER_WGMMA ? 256 : 128;   /* f64: 64 accumulators per thread, 128 registers */
+    int columns = step == HOPPER_NARROW_64 ? 64 : step == HOPPER_NARROW_128 || step == HOPPER_MEDIUM ? 128 : 256;
+    tile.block_n = HOPPER_WGMMA ? columns : 128;   /* f64: 64 accumulators per thread, 128 registers */
     tile.block_k = HOPPER_ROW / (int)sizeof(input_t);
     tile.a_bytes = tile.block_m * HOPPER_ROW;
     tile.b_bytes = tile.block_n * HOPPER_ROW;
     tile.stages = tall ? 3 : HOPPER_WGMMA ? 4 : 6;
-    if (narrow)   /* as many stages as the 227 KiB hold, at most 8 */
-        tile.stages = HOPPER_STAGES_FIT(tile.a_bytes + tile.b_bytes) < 8 ? HOPPER_STAGES_FIT(tile.a_bytes + tile.b_bytes) : 8;
+    if (small)   /* as many stages as the 227 KiB hold */
+        tile.stages = HOPPER_STAGES_FIT(tile.a_bytes + tile.b_bytes);
     tile.pending = step >= HOPPER_IN_FLIGHT && !HOPPER_A_REGS ? 1 : 0;   /* A in registers: wait before reloading */
-    tile.cluster = step >= HOPPER_CLUSTER && !narrow ? 2 : 1;
+    tile.cluster = step >= HOPPER_CLUSTER && !small ? 2 : 1;
     tile.persistent = step >= HOPPER_PERSISTENT;
     tile.split = step >= HOPPER_SPLIT;
     tile.fill = step >= HOPPER_FILL;
-    tile.fill_share = narrow ? 4 : 2;
-    tile.memory_bound = narrow;
+    tile.fill_share = small ? 4 : 2;
+    tile.memory_bound = small;
     tile.threads = (tile.consumers + 1) * 128;
     tile.shared_bytes = 1024 + tile.stages * (tile.a_bytes + tile.b_bytes) + 2 * tile.stages * 8;
     return tile;
 }
-#line 4351 "gemm.md"
+#line 4358 "gemm.md"
 __device__ static inline unsigned long long slab_descriptor(const unsigned char *slab, bool mn_major, int first,
                                                             int k_step)
 {
@@ -2778,66 +2782,96 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
     return operand_descriptor(slab + first * HOPPER_ROW + k_step * HOPPER_K * (int)sizeof(input_t), 16,
                               8 * HOPPER_ROW);
 }
-#line 4382 "gemm.md"
-#define WGMMA_LOW "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
-    "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
-    "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
+#line 4391 "gemm.md"
+#define WGMMA_L16 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15"
+#define WGMMA_L32 WGMMA_L16 ", %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
+#define WGMMA_L64 WGMMA_L32 ", %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
     "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
-#define WGMMA_HIGH ", %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, " \
+#define WGMMA_L128 WGMMA_L64 ", %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, " \
     "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, " \
     "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, " \
     "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
 #define WGMMA_D8(c, d, i) c(d[i]), c(d[i + 1]), c(d[i + 2]), c(d[i + 3]), c(d[i + 4]), c(d[i + 5]), \
     c(d[i + 6]), c(d[i + 7])
-#define WGMMA_D64(c, d, i) WGMMA_D8(c, d, i), WGMMA_D8(c, d, i + 8), WGMMA_D8(c, d, i + 16), \
-    WGMMA_D8(c, d, i + 24), WGMMA_D8(c, d, i + 32), WGMMA_D8(c, d, i + 40), WGMMA_D8(c, d, i + 48), \
-    WGMMA_D8(c, d, i + 56)
+#define WGMMA_D16(c, d, i) WGMMA_D8(c, d, i), WGMMA_D8(c, d, i + 8)
+#define WGMMA_D32(c, d, i) WGMMA_D16(c, d, i), WGMMA_D16(c, d, i + 16)
+#define WGMMA_D64(c, d, i) WGMMA_D32(c, d, i), WGMMA_D32(c, d, i + 32)
+#define WGMMA_D128(c, d, i) WGMMA_D64(c, d, i), WGMMA_D64(c, d, i + 64)
 #define WGMMA_SCALE_D(index) "{\n .reg .pred p;\n setp.ne.b32 p, %" #index ", 0;\n wgmma.mma_async.sync.aligned."
-
+#line 4412 "gemm.md"
 #if TYPE_PAIR == PAIR_F16_IN_OUT
-#define WGMMA_TYPES "f16.f16.f16"
+#define WGMMA_TYPES "k16.f16.f16.f16"
 #elif TYPE_PAIR == PAIR_F16_IN_F32_OUT
-#define WGMMA_TYPES "f32.f16.f16"
+#define WGMMA_TYPES "k16.f32.f16.f16"
 #elif TYPE_PAIR == PAIR_BF16_IN_F32_OUT
-#define WGMMA_TYPES "f32.bf16.bf16"
+#define WGMMA_TYPES "k16.f32.bf16.bf16"
+#elif TYPE_PAIR == PAIR_TF32_IN_F32_OUT
+#define WGMMA_TYPES "k8.f32.tf32.tf32"
 #elif TYPE_PAIR == PAIR_I8_IN_I32_OUT
-#define WGMMA_TYPES "s32.s8.s8"
+#define WGMMA_TYPES "k32.s32.s8.s8"
 #elif TYPE_PAIR == PAIR_U8_IN_I32_OUT
-#define WGMMA_TYPES "s32.u8.u8"
+#define WGMMA_TYPES "k32.s32.u8.u8"
 #endif
 
-#if TYPE_PAIR == PAIR_F16_IN_OUT
-typedef unsigned wgmma_acc_t;   /* two halves per register */
-#define WGMMA_REGS 64
-#define WGMMA(d, a, b, scale)                                                                              \
-    asm volatile(WGMMA_SCALE_D(66) "m64n256k16." WGMMA_TYPES " {" WGMMA_LOW "}, %64, %65, p, 1, 1, %67, %68;\n}\n" \
-                 : WGMMA_D64("+r", d, 0) : "l"(a), "l"(b), "r"((int)(scale)), "n"(HOPPER_A_MN), "n"(HOPPER_B_MN))
-#elif HOPPER_16BIT
-typedef float wgmma_acc_t;
-#define WGMMA_REGS 128
-#define WGMMA(d, a, b, scale)                                                                              \
-    asm volatile(WGMMA_SCALE_D(130) "m64n256k16." WGMMA_TYPES " {" WGMMA_LOW WGMMA_HIGH "}, %128, %129, p, 1, 1, " \
-                 "%131, %132;\n}\n"                                                                        \
-                 : WGMMA_D64("+f", d, 0), WGMMA_D64("+f", d, 64)                                           \
-                 : "l"(a), "l"(b), "r"((int)(scale)), "n"(HOPPER_A_MN), "n"(HOPPER_B_MN))
+/* After the accumulators: A's and B's descriptors (operands ia, ib), then what each type pair has: negation for
+   the floating types, the transposes (operands ta, tb) for the 16-bit ones. */
+#if HOPPER_16BIT
+#define WGMMA_TAIL(ia, ib, ta, tb) "}, %" #ia ", %" #ib ", p, 1, 1, %" #ta ", %" #tb ";\n}\n"
+#define WGMMA_IN(a, b, scale) "l"(a), "l"(b), "r"((int)(scale)), "n"(HOPPER_A_MN), "n"(HOPPER_B_MN)
 #elif TYPE_PAIR == PAIR_TF32_IN_F32_OUT
-typedef float wgmma_acc_t;
-#define WGMMA_REGS 128
-#define WGMMA(d, a, b, scale)                                                                              \
-    asm volatile(WGMMA_SCALE_D(130) "m64n256k8.f32.tf32.tf32 {" WGMMA_LOW WGMMA_HIGH "}, %128, %129, p, 1, 1;\n}\n" \
-                 : WGMMA_D64("+f", d, 0), WGMMA_D64("+f", d, 64) : "l"(a), "l"(b), "r"((int)(scale)))
-#elif IS_INTEGER
+#define WGMMA_TAIL(ia, ib, ta, tb) "}, %" #ia ", %" #ib ", p, 1, 1;\n}\n"
+#define WGMMA_IN(a, b, scale) "l"(a), "l"(b), "r"((int)(scale))
+#else
+#define WGMMA_TAIL(ia, ib, ta, tb) "}, %" #ia ", %" #ib ", p;\n}\n"
+#define WGMMA_IN(a, b, scale) "l"(a), "l"(b), "r"((int)(scale))
+#endif
+/* One wgmma of 64 x n: its accumulator list and operands, and the number of the scale-d operand. */
+#define WGMMA_N(n, list, outputs, is, tail, a, b, scale) \
+    asm volatile(WGMMA_SCALE_D(is) "m64n" #n WGMMA_TYPES " {" list tail : outputs : WGMMA_IN(a, b, scale))
+#line 4448 "gemm.md"
+
+#if TYPE_PAIR == PAIR_F16_IN_OUT
+typedef unsigned wgmma_acc_t;   /* two halves per register: n / 4 registers */
+#define WGMMA_REGS 64           /* for n = 256 */
+#define WGMMA_256(d, a, b, s) WGMMA_N(256, WGMMA_L64, WGMMA_D64("+r", d, 0), 66, WGMMA_TAIL(64, 65, 67, 68), a, b, s)
+#define WGMMA_128(d, a, b, s) WGMMA_N(128, WGMMA_L32, WGMMA_D32("+r", d, 0), 34, WGMMA_TAIL(32, 33, 35, 36), a, b, s)
+#define WGMMA_64(d, a, b, s) WGMMA_N(64, WGMMA_L16, WGMMA_D16("+r", d, 0), 18, WGMMA_TAIL(16, 17, 19, 20), a, b, s)
+#elif HOPPER_WGMMA
+#if IS_INTEGER
 typedef int wgmma_acc_t;
-#define WGMMA_REGS 128
-#define WGMMA(d, a, b, scale)                                                                              \
-    asm volatile(WGMMA_SCALE_D(130) "m64n256k32." WGMMA_TYPES " {" WGMMA_LOW WGMMA_HIGH "}, %128, %129, p;\n}\n" \
-                 : WGMMA_D64("+r", d, 0), WGMMA_D64("+r", d, 64) : "l"(a), "l"(b), "r"((int)(scale)))
+#define WGMMA_OUT "+r"
+#else
+typedef float wgmma_acc_t;
+#define WGMMA_OUT "+f"
+#endif
+#define WGMMA_REGS 128          /* n / 2 registers: 128 for n = 256 */
+#define WGMMA_256(d, a, b, s) \
+    WGMMA_N(256, WGMMA_L128, WGMMA_D128(WGMMA_OUT, d, 0), 130, WGMMA_TAIL(128, 129, 131, 132), a, b, s)
+#define WGMMA_128(d, a, b, s) WGMMA_N(128, WGMMA_L64, WGMMA_D64(WGMMA_OUT, d, 0), 66, WGMMA_TAIL(64, 65, 67, 68), a, b, s)
+#define WGMMA_64(d, a, b, s) WGMMA_N(64, WGMMA_L32, WGMMA_D32(WGMMA_OUT, d, 0), 34, WGMMA_TAIL(32, 33, 35, 36), a, b, s)
 #else
 typedef double wgmma_acc_t;   /* f64: 16 rows x 64 columns of mma.sync results, laid out as wgmma's */
 #define WGMMA_REGS 32
-#define WGMMA(d, a, b, scale) ((void)(a), (void)(b), (void)(scale))
 #endif
-#line 4450 "gemm.md"
+/* Accumulator registers per thread for one 64-row wgmma of a tile of `step` (f64: one 16 x 64 piece). */
+#define HOPPER_REGS(step) (HOPPER_WGMMA ? WGMMA_REGS * hopper_tile(step).block_n / 256 : WGMMA_REGS)
+
+#if HOPPER_WGMMA
+/* wgmma of 64 x N x HOPPER_K from A's descriptor and B's into d; scale false starts d from zero. */
+template <int N>
+__device__ static inline void wgmma(wgmma_acc_t (&d)[WGMMA_REGS * N / 256], unsigned long long a, unsigned long long b,
+                                    bool scale)
+{
+    static_assert(N == 256 || N == 128 || N == 64, "wgmma widths this kernel uses");
+    if constexpr (N == 256)
+        WGMMA_256(d, a, b, scale);
+    else if constexpr (N == 128)
+        WGMMA_128(d, a, b, scale);
+    else
+        WGMMA_64(d, a, b, scale);
+}
+#endif
+#line 4500 "gemm.md"
 #if HOPPER_BUILT
 #define HOPPER_ASM(text) asm volatile(text ::: "memory")
 #else
@@ -2864,7 +2898,7 @@ __device__ static inline void settle(float &r) { asm volatile("" : "+f"(r)::"mem
 __device__ static inline void settle(unsigned &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(int &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(double &r) { asm volatile("" : "+d"(r)::"memory"); }
-#line 4495 "gemm.md"
+#line 4545 "gemm.md"
 /* Requests the slab k_tile of an operand from row (along M or N) mn0 on, into `slab`. */
 __device__ static inline void copy_operand(void *slab, const CUtensorMap *map, bool mn_major, int mn0, int k_tile,
                                            unsigned long long *full, unsigned short mask)
@@ -2888,7 +2922,7 @@ __device__ static inline void hopper_position(int index, int rank, const Shape *
     *m0 = (row * tile.cluster + rank) * tile.block_m;
     *n0 = col * tile.block_n;
 }
-#line 4525 "gemm.md"
+#line 4575 "gemm.md"
 /* A cluster's work, one piece at a time: slabs k_begin .. k_end - 1 of tile number `tile`. A piece is a whole
    tile, except in step 6's launch for the last round ([The last round](#the-last-round)). */
 typedef struct {
@@ -2930,13 +2964,13 @@ __device__ static inline void produce(unsigned char *slabs, unsigned long long *
         }
     }
 }
-#line 4573 "gemm.md"
+#line 4623 "gemm.md"
 /* Accumulator sets per consumer thread: one per 64-row wgmma (f64: one per 16-row mma.sync of a warp's 32 rows). */
 #define HOPPER_SUBTILES(step) (HOPPER_WGMMA ? hopper_tile(step).block_m / hopper_tile(step).consumers / 64 : 2)
 #define HOPPER_RELEASERS (HOPPER_WGMMA ? 1 : 4)   /* arrivals per consumer on `empty`: one, or each warp's (f64) */
 
 template <int STEP>
-__device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][WGMMA_REGS],
+__device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HOPPER_REGS(STEP)],
                                             const unsigned char *a_slab, const unsigned char *b_slab, int consumer,
                                             bool first);
 
@@ -2952,7 +2986,7 @@ __device__ static inline void release_buffer(unsigned long long *empty, int clus
 
 /* One consumer warpgroup's multiplication of a piece: its slabs of K into the accumulators d. */
 template <int STEP>
-__device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][WGMMA_REGS], unsigned char *slabs,
+__device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HOPPER_REGS(STEP)], unsigned char *slabs,
                                       unsigned long long *full, unsigned long long *empty, const Piece *piece,
                                       int consumer, int *use)
 {
@@ -2975,13 +3009,13 @@ __device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][WG
 #pragma unroll
     for (int sub = 0; sub < HOPPER_SUBTILES(STEP); sub++)
 #pragma unroll
-        for (int r = 0; r < WGMMA_REGS; r++)
+        for (int r = 0; r < HOPPER_REGS(STEP); r++)
             settle(d[sub][r]);
 }
-#line 4626 "gemm.md"
+#line 4676 "gemm.md"
 #if HOPPER_WGMMA && !HOPPER_A_REGS
 template <int STEP>
-__device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][WGMMA_REGS],
+__device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HOPPER_REGS(STEP)],
                                             const unsigned char *a_slab, const unsigned char *b_slab, int consumer,
                                             bool first)
 {
@@ -2991,27 +3025,29 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     for (int k_step = 0; k_step < tile.block_k / HOPPER_K; k_step++)
 #pragma unroll
         for (int sub = 0; sub < HOPPER_SUBTILES(STEP); sub++)
-            WGMMA(d[sub], slab_descriptor(a_slab, HOPPER_A_MN, (consumer * HOPPER_SUBTILES(STEP) + sub) * 64, k_step),
-                  slab_descriptor(b_slab, HOPPER_B_MN, 0, k_step), !first || k_step > 0);
+            wgmma<tile.block_n>(d[sub],
+                                slab_descriptor(a_slab, HOPPER_A_MN, (consumer * HOPPER_SUBTILES(STEP) + sub) * 64, k_step),
+                                slab_descriptor(b_slab, HOPPER_B_MN, 0, k_step), !first || k_step > 0);
     wgmma_commit();
 }
 #endif
-#line 4657 "gemm.md"
+#line 4708 "gemm.md"
 typedef struct __align__(2 * sizeof(accum_t)) {
     accum_t value[2];
 } AccumPair;
 
 /* Element e (0 or 1) of pair `half` (0: upper row, 1: eight rows below) of columns 8j.. of the accumulators. */
-__device__ static inline accum_t accumulator(const wgmma_acc_t (&d)[WGMMA_REGS], int j, int half, int e)
+template <int REGS>
+__device__ static inline accum_t accumulator(const wgmma_acc_t (&d)[REGS], int j, int half, int e)
 {
 #if TYPE_PAIR == PAIR_F16_IN_OUT
     return __ushort_as_half((unsigned short)(d[2 * j + half] >> (16 * e)));
 #else
-    return (accum_t)d[(4 * j + 2 * half + e) % WGMMA_REGS];
+    return (accum_t)d[(4 * j + 2 * half + e) % REGS];
 #endif
 }
 
-#define HOPPER_COLS (HOPPER_WGMMA ? hopper_tile().block_n : 64)   /* columns of one accumulator set */
+#define HOPPER_COLS(step) (HOPPER_WGMMA ? hopper_tile(step).block_n : 64)   /* columns of one accumulator set */
 
 /* Where accumulator set `sub` of this consumer thread starts in C, for the tile at (m0, n0). */
 __device__ static inline void accumulator_origin(int sub, int subtiles, int warpgroup, int m0, int n0, int *row,
@@ -3029,11 +3065,12 @@ __device__ static inline void accumulator_origin(int sub, int subtiles, int warp
 
 /* C = alpha * d + beta * C for one accumulator set, this thread's elements from (row, col); rows from `rows` on
    are padding, not stored. */
-__device__ static inline void store_hopper(const wgmma_acc_t (&d)[WGMMA_REGS], accum_t *c, int ldc, int row, int col,
-                                           int rows, scalar_t alpha, scalar_t beta)
+template <int STEP>
+__device__ static inline void store_hopper(const wgmma_acc_t (&d)[HOPPER_REGS(STEP)], accum_t *c, int ldc, int row,
+                                           int col, int rows, scalar_t alpha, scalar_t beta)
 {
 #pragma unroll
-    for (int j = 0; j < HOPPER_COLS / 8; j++)
+    for (int j = 0; j < HOPPER_COLS(STEP) / 8; j++)
 #pragma unroll
         for (int half = 0; half < 2; half++) {
             if (row + 8 * half >= rows)
@@ -3055,7 +3092,7 @@ __device__ static inline void store_hopper(const wgmma_acc_t (&d)[WGMMA_REGS], a
             *destination = result;
         }
 }
-#line 4724 "gemm.md"
+#line 4777 "gemm.md"
 template <int STEP, bool PIECES = false>
 __global__ void __launch_bounds__(hopper_tile(STEP).threads, 1)
 d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t beta,
@@ -3074,7 +3111,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
         }
     fence_barrier_init();
     cluster_sync();   /* both blocks' barriers are ready before either copies */
-#line 4750 "gemm.md"
+#line 4803 "gemm.md"
     int rank = cluster_rank(), warpgroup = threadIdx.x / 128;
     if (warpgroup == tile.consumers) {
         producer_registers();
@@ -3082,7 +3119,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
             produce<STEP, PIECES>(slabs, full, empty, &a_map, &b_map, &shape, &last, rank);
     } else {
         consumer_registers();
-        wgmma_acc_t d[HOPPER_SUBTILES(STEP)][WGMMA_REGS];
+        wgmma_acc_t d[HOPPER_SUBTILES(STEP)][HOPPER_REGS(STEP)];
         int use = 0;
         Piece piece;
         for (int n = 0; next_piece<STEP, PIECES>(n, &shape, &last, &piece); n++) {
@@ -3096,17 +3133,18 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
                 accumulator_origin(sub, HOPPER_SUBTILES(STEP), warpgroup, PIECES ? 0 : m0, PIECES ? 0 : n0, &row,
                                    &col);
                 if (PIECES)   /* the sums alone, as a tile of C with rows of block_n (swapped: block_m) */
-                    store_hopper(d[sub], slot, HOPPER_SWAP ? tile.block_m : tile.block_n, row, col, shape.m - m0, 1, 0);
+                    store_hopper<STEP>(d[sub], slot, HOPPER_SWAP ? tile.block_m : tile.block_n, row, col, shape.m - m0,
+                                       1, 0);
                 else
-                    store_hopper(d[sub], c, HOPPER_SWAP ? shape.m_padded : shape.n_padded, row, col, shape.m, alpha,
-                                 beta);
+                    store_hopper<STEP>(d[sub], c, HOPPER_SWAP ? shape.m_padded : shape.n_padded, row, col, shape.m,
+                                       alpha, beta);
             }
         }
     }
     cluster_sync();   /* the other block may still copy into us or arrive on our barriers */
 #endif
 }
-#line 4865 "gemm.md"
+#line 4919 "gemm.md"
 /* The H100 SXM's dense tensor rates, TFLOP/s (TOP/s), in TYPE_PAIR's order (NVIDIA H100 datasheet). */
 static const double HOPPER_RATED[] = {989, 989, 1979, 1979, 989, 494, 67};
 #define HOPPER_BANDWIDTH 3.35e12   /* bytes/s: the H100 SXM's HBM3 (datasheet); HOPPER_NARROW's tiles count it */
@@ -3130,7 +3168,7 @@ static int hopper_whole_tiles(int step, int tiles, int clusters, int k_padded)
     bool fill = tile.fill && tiles * tile.fill_share <= clusters && seconds >= HOPPER_FILL_SECONDS;
     return split ? tiles - last : fill ? 0 : tiles;
 }
-#line 4895 "gemm.md"
+#line 4949 "gemm.md"
 /* Where the share of `cluster` begins among a last round's `slabs`, numbered tile after tile. */
 __host__ __device__ static inline long long share_begin(int cluster, int clusters, long long slabs)
 {
@@ -3190,7 +3228,7 @@ __device__ static inline bool next_piece(int n, const Shape *shape, const LastRo
     piece->tile += last->whole;
     return found;
 }
-#line 4962 "gemm.md"
+#line 5016 "gemm.md"
 #define GATHER_THREADS 256                      /* one element of a block tile each */
 #define HOPPER_MAX_CLUSTERS GATHER_THREADS      /* the most clusters a split round is dealt to: one thread each */
 
@@ -3239,7 +3277,7 @@ __global__ void __launch_bounds__(GATHER_THREADS) d_gather_pieces(accum_t *__res
     accum_t *element = c + (size_t)(top + e / cols) * ldc + left + e % cols;
     *element = scale_accumulator(alpha, (accum_t)sum, beta, beta != 0 ? *element : ACCUM_ZERO);
 }
-#line 5051 "gemm.md"
+#line 5110 "gemm.md"
 /* One of step 8's tiles: a kind of d_gemm_hopper and its speed per flop, in percent of the 128 x 256 tile's. */
 typedef struct {
     int kind;
@@ -3250,26 +3288,35 @@ static const HopperChoice HOPPER_TILES[] = {
     {HOPPER_LAST, TYPE_PAIR == PAIR_F16_IN_OUT ? 103 : 100},   /* clusters of two 128 x 256 (F16_IN_OUT: 256 x 256) */
     {HOPPER_SHORT, 100},                                       /* F16_IN_OUT: clusters of two 128 x 256 */
     {HOPPER_NARROW, 55},                                       /* 64 x 256, no cluster */
+    {HOPPER_NARROW_128, 50},                                   /* 64 x 128 */
+    {HOPPER_NARROW_64, 40},                                    /* 64 x 64 */
+    {HOPPER_MEDIUM, 80},                                       /* 128 x 128, two consumers */
 };
 
 static Shape hopper_shape(int m, int n, int k, int step);   /* padded to the step's tiles (Running it) */
 static Shape hopper_roles(const Shape *shape);              /* M and N as the kernel sees them */
 
+#define HOPPER_SPLIT_SECONDS 15e-6   /* what a split adds: two launches and the slots' traffic (H200, fitted) */
+
 /* The tile of HOPPER_TILES whose rounds take the least time on `sms` SMs: a round is one tile per cluster, and
-   takes the time of one block's rows at the tile's speed; tiles that are all split along K (step 7) make
-   tiles / clusters rounds. On a tie, the first. */
+   takes one tile's flops at the cluster's share of the rated speed times the tile's speed; tiles that are all
+   split along K (step 7) make tiles / clusters rounds and cost HOPPER_SPLIT_SECONDS more. On a tie, the first. */
 static int hopper_by_shape(int m, int n, int k, int sms)
 {
     int best = HOPPER_LAST;
     double best_time = 0;
     for (int i = 0; i < (int)(sizeof HOPPER_TILES / sizeof HOPPER_TILES[0]); i++) {
+        if (!HOPPER_WGMMA && HOPPER_TILES[i].kind > HOPPER_NARROW)
+            continue;   /* f64 has one tile without a cluster */
         HopperTile tile = hopper_tile(HOPPER_TILES[i].kind);
         Shape stored = hopper_shape(m, n, k, HOPPER_TILES[i].kind), padded = hopper_roles(&stored);
         int tiles = padded.m_padded / (tile.block_m * tile.cluster) * (padded.n_padded / tile.block_n);
         int clusters = sms / tile.cluster > 0 ? sms / tile.cluster : 1;
         bool split = hopper_whole_tiles(HOPPER_TILES[i].kind, tiles, clusters, padded.k_padded) == 0;   /* all */
         double rounds = split ? (double)tiles / clusters : (double)((tiles + clusters - 1) / clusters);
-        double time = rounds * tile.block_m * 100 / HOPPER_TILES[i].speed;
+        double flops = 2.0 * tile.block_m * tile.cluster * tile.block_n * padded.k_padded;   /* one cluster tile */
+        double time = rounds * flops / (HOPPER_RATED[TYPE_PAIR] * 1e12 / clusters * HOPPER_TILES[i].speed / 100) +
+                      (split ? HOPPER_SPLIT_SECONDS : 0);
         if (i == 0 || time < best_time) {
             best = HOPPER_TILES[i].kind;
             best_time = time;
@@ -3277,7 +3324,7 @@ static int hopper_by_shape(int m, int n, int k, int sms)
     }
     return best;
 }
-#line 5137 "gemm.md"
+#line 5204 "gemm.md"
 #if !HOPPER_WGMMA || HOPPER_A_REGS
 /* The byte offset of element (mn, k) in a swizzled slab, K-major or MN-major (The swizzled layout). */
 __device__ static inline int slab_offset(bool mn_major, int mn, int k)
@@ -3302,7 +3349,7 @@ __device__ static inline void load_four(const unsigned char *slab, int mn, int t
     }
 }
 #endif
-#line 5167 "gemm.md"
+#line 5234 "gemm.md"
 #if !HOPPER_WGMMA
 #define MMA_F64(d, i, a, b)                                                                                  \
     asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "                     \
@@ -3312,7 +3359,7 @@ __device__ static inline void load_four(const unsigned char *slab, int mn, int t
                    "d"(b[0]), "d"(b[1]), "d"(b[2]), "d"(b[3]))
 
 template <int STEP>
-__device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][WGMMA_REGS],
+__device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HOPPER_REGS(STEP)],
                                             const unsigned char *a_slab, const unsigned char *b_slab, int consumer,
                                             bool first)
 {
@@ -3341,17 +3388,28 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     }
 }
 #endif
-#line 5236 "gemm.md"
+#line 5299 "gemm.md"
 #if HOPPER_A_REGS
-/* tf32's wgmma with A from this thread's four registers a[0..3] */
-#define WGMMA_A_REGS(d, a, b, scale)                                                                       \
-    asm volatile(WGMMA_SCALE_D(133) "m64n256k8.f32.tf32.tf32 {" WGMMA_LOW WGMMA_HIGH "}, "                  \
-                 "{%128, %129, %130, %131}, %132, p, 1, 1;\n}\n"                                           \
-                 : WGMMA_D64("+f", d, 0), WGMMA_D64("+f", d, 64)                                           \
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"((int)(scale)))
+/* tf32's wgmma of 64 x n with A from this thread's four registers a[0..3] (operands i0 .. i3) */
+#define WGMMA_A_REGS(n, list, outputs, i0, i1, i2, i3, ib, is, a, b, scale)                                 \
+    asm volatile(WGMMA_SCALE_D(is) "m64n" #n "k8.f32.tf32.tf32 {" list "}, {%" #i0 ", %" #i1 ", %" #i2    \
+                 ", %" #i3 "}, %" #ib ", p, 1, 1;\n}\n"                                                     \
+                 : outputs : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"((int)(scale)))
+
+template <int N>
+__device__ static inline void wgmma_a_regs(wgmma_acc_t (&d)[WGMMA_REGS * N / 256], const unsigned (&a)[4],
+                                          unsigned long long b, bool scale)
+{
+    if constexpr (N == 256)
+        WGMMA_A_REGS(256, WGMMA_L128, WGMMA_D128("+f", d, 0), 128, 129, 130, 131, 132, 133, a, b, scale);
+    else if constexpr (N == 128)
+        WGMMA_A_REGS(128, WGMMA_L64, WGMMA_D64("+f", d, 0), 64, 65, 66, 67, 68, 69, a, b, scale);
+    else
+        WGMMA_A_REGS(64, WGMMA_L32, WGMMA_D32("+f", d, 0), 32, 33, 34, 35, 36, 37, a, b, scale);
+}
 
 template <int STEP>
-__device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][WGMMA_REGS],
+__device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HOPPER_REGS(STEP)],
                                             const unsigned char *a_slab, const unsigned char *b_slab, int consumer,
                                             bool first)
 {
@@ -3367,11 +3425,12 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_fence();
 #pragma unroll
     for (int k_step = 0; k_step < k_steps; k_step++)
-        WGMMA_A_REGS(d[0], a[k_step], slab_descriptor(b_slab, HOPPER_B_MN, 0, k_step), !first || k_step > 0);
+        wgmma_a_regs<hopper_tile(STEP).block_n>(d[0], a[k_step], slab_descriptor(b_slab, HOPPER_B_MN, 0, k_step),
+                                                !first || k_step > 0);
     wgmma_commit();
 }
 #endif
-#line 5284 "gemm.md"
+#line 5358 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed. 32 x 8 threads per block, a 32 x 32 tile each (the last
    ones cut at the edges: f64's padded K is a multiple of 16). */
@@ -3406,7 +3465,7 @@ static bool hopper_prepares(int operand)   /* the problem's A or B, whichever ro
 {
     return (operand == 0) != HOPPER_SWAP ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 5329 "gemm.md"
+#line 5403 "gemm.md"
 #if IS_INTEGER   /* an int8 operand transposed first is transposed in tiles this wide along M or N */
 #define HOPPER_WHOLE_M (HOPPER_TRANSPOSE_A ? TRANSPOSE_COLS : 1)
 #define HOPPER_WHOLE_N (HOPPER_TRANSPOSE_B ? TRANSPOSE_COLS : 1)
@@ -3458,7 +3517,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, b, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 5388 "gemm.md"
+#line 5462 "gemm.md"
 static TileGeometry hopper_geometry(int step)
 {
     HopperTile hopper = hopper_tile(step);
@@ -3482,34 +3541,39 @@ static bool hopper_runs_here(const Gpu *gpu)
 }
 
 /* d_gemm_hopper for every step, then step 8's other tiles; steps before the last only in builds with them
-   (WITH_STEPS), HOPPER_SHORT only for F16_IN_OUT (for the others it is the last step's tile). */
-#define HOPPER_STEP_BUILT(step)                                          \
-    ((step) == HOPPER_SHORT ? TYPE_PAIR == PAIR_F16_IN_OUT : (step) == HOPPER_NARROW ? true \
-                                                           : WITH_STEPS || (step) == HOPPER_LAST)
+   (WITH_STEPS), HOPPER_SHORT only for F16_IN_OUT (for the others it is the last step's tile), the tiles without
+   a cluster only for the wgmma type pairs (f64 keeps one 128-column tile). */
+#define HOPPER_STEP_BUILT(step)                                                                    \
+    ((step) == HOPPER_SHORT ? TYPE_PAIR == PAIR_F16_IN_OUT                                         \
+     : (step) == HOPPER_NARROW ? true : (step) > HOPPER_NARROW ? (bool)HOPPER_WGMMA : WITH_STEPS || (step) == HOPPER_LAST)
 #define HOPPER_BUILT_KIND(step) (HOPPER_STEP_BUILT(step) ? (step) : HOPPER_LAST)
 #define HOPPER_KERNEL(step) ((const void *)d_gemm_hopper<HOPPER_BUILT_KIND(step)>)
+#define HOPPER_PIECES(step) ((const void *)d_gemm_hopper<HOPPER_BUILT_KIND(step), true>)
+#define HOPPER_GATHER(step) ((const void *)d_gather_pieces<HOPPER_BUILT_KIND(step)>)
 static const void *const HOPPER_KERNELS[HOPPER_KINDS_END - 1] = {
-    HOPPER_KERNEL(1), HOPPER_KERNEL(2), HOPPER_KERNEL(3), HOPPER_KERNEL(4), HOPPER_KERNEL(5),
-    HOPPER_KERNEL(6), HOPPER_KERNEL(7), HOPPER_KERNEL(8), HOPPER_KERNEL(9), HOPPER_KERNEL(10)};
-static_assert(HOPPER_LAST == 8 && HOPPER_LAST == HOPPER_STEPS && HOPPER_KINDS_END == 11,
+    HOPPER_KERNEL(1), HOPPER_KERNEL(2),  HOPPER_KERNEL(3),  HOPPER_KERNEL(4),  HOPPER_KERNEL(5),
+    HOPPER_KERNEL(6), HOPPER_KERNEL(7),  HOPPER_KERNEL(8),  HOPPER_KERNEL(9),  HOPPER_KERNEL(10),
+    HOPPER_KERNEL(11), HOPPER_KERNEL(12), HOPPER_KERNEL(13)};
+static_assert(HOPPER_LAST == 8 && HOPPER_LAST == HOPPER_STEPS && HOPPER_KINDS_END == 14,
               "a kernel and a --kernel name for every step");
 
-/* Step 6's second launch, for the last round, and the gathering of its pieces: the last step's tiles build them,
-   and steps 6 and 7 use the last step's, which have the same geometry. */
+/* Step 6's second launch, for the last round, and the gathering of its pieces: from step 6 on, per tile of step
+   8 (steps 6 and 7 use the last step's, which have the same geometry). */
+static const void *const HOPPER_PIECES_KERNELS[HOPPER_KINDS_END - HOPPER_LAST] = {
+    HOPPER_PIECES(8), HOPPER_PIECES(9), HOPPER_PIECES(10), HOPPER_PIECES(11), HOPPER_PIECES(12), HOPPER_PIECES(13)};
+static const void *const HOPPER_GATHER_KERNELS[HOPPER_KINDS_END - HOPPER_LAST] = {
+    HOPPER_GATHER(8), HOPPER_GATHER(9), HOPPER_GATHER(10), HOPPER_GATHER(11), HOPPER_GATHER(12), HOPPER_GATHER(13)};
+
 static const void *hopper_pieces_kernel(int kind)
 {
-    return kind == HOPPER_NARROW  ? (const void *)d_gemm_hopper<HOPPER_NARROW, true>
-           : kind == HOPPER_SHORT ? (const void *)d_gemm_hopper<HOPPER_BUILT_KIND(HOPPER_SHORT), true>
-                                  : (const void *)d_gemm_hopper<HOPPER_LAST, true>;
+    return HOPPER_PIECES_KERNELS[kind < HOPPER_LAST ? 0 : kind - HOPPER_LAST];
 }
 
 static const void *hopper_gather_kernel(int kind)
 {
-    return kind == HOPPER_NARROW  ? (const void *)d_gather_pieces<HOPPER_NARROW>
-           : kind == HOPPER_SHORT ? (const void *)d_gather_pieces<HOPPER_BUILT_KIND(HOPPER_SHORT)>
-                                  : (const void *)d_gather_pieces<HOPPER_LAST>;
+    return HOPPER_GATHER_KERNELS[kind < HOPPER_LAST ? 0 : kind - HOPPER_LAST];
 }
-#line 5446 "gemm.md"
+#line 5525 "gemm.md"
 static int hopper_kind(int kernel, int m, int n, int k, int sms)
 {
     int step = hopper_step(kernel);
@@ -3536,7 +3600,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
                                             tile.shared_bytes));
     }
 }
-#line 5480 "gemm.md"
+#line 5559 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. */
 static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
 {
@@ -3574,7 +3638,7 @@ static void setup_hopper(Run *run)
     if (run->whole_tiles < tiles)   /* step 6: two slots per cluster, one block tile per block each */
         CHECK_CUDA(cudaMalloc(&run->slots, (size_t)2 * fit * tile.cluster * tile.block_m * tile.block_n * sizeof(accum_t)));
 }
-#line 5525 "gemm.md"
+#line 5604 "gemm.md"
 
 static void launch_hopper(const Run *run)
 {
@@ -3603,7 +3667,7 @@ static void launch_hopper(const Run *run)
     void *gather_arguments[] = {&copy.c, &copy.shape, &copy.alpha, &copy.beta, &last, &clusters};
     CHECK_CUDA(cudaLaunchKernel(hopper_gather_kernel(step), dim3(blocks), dim3(GATHER_THREADS), gather_arguments, 0, 0));
 }
-#line 5574 "gemm.md"
+#line 5653 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -3625,8 +3689,8 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
         wgmma_fence();
 #pragma unroll
         for (int k_step = 0; k_step < hopper_tile().block_k / HOPPER_K; k_step++)
-            WGMMA(d, slab_descriptor(slabs, false, threadIdx.x / 128 % 2 * 64, k_step),
-                  slab_descriptor(slabs + 128 * HOPPER_ROW, false, 0, k_step), iteration > 0 || k_step > 0);
+            wgmma<256>(d, slab_descriptor(slabs, false, threadIdx.x / 128 % 2 * 64, k_step),
+                       slab_descriptor(slabs + 128 * HOPPER_ROW, false, 0, k_step), iteration > 0 || k_step > 0);
         wgmma_commit();
         wgmma_wait<1>();
     }
@@ -3656,7 +3720,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 5632 "gemm.md"
+#line 5711 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -3693,7 +3757,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 5834 "gemm.md"
+#line 5908 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
@@ -3922,16 +3986,27 @@ static void test_inputs_and_shapes(void)
                hopper_kind(KERNEL_FAST, 2048, 2048, 2048, 132) == 0 &&
                hopper_tile(HOPPER_SHORT).block_m == (tall ? 128 : hopper_tile().block_m),
            "hopper: F16_IN_OUT's --kernel=hopper takes 128-row tiles where 256 would idle its last round");
-    expect(hopper_kind(KERNEL_HOPPER, 16, 4096, 4096, 132) == HOPPER_NARROW &&
-               hopper_kind(KERNEL_HOPPER, 1024, 1024, 1024, 132) == HOPPER_NARROW &&
-               hopper_kind(KERNEL_HOPPER, 4096, 14336, 4096, 132) != HOPPER_NARROW &&
-               (TYPE_PAIR != PAIR_F16_IN_F32_OUT || hopper_kind(KERNEL_HOPPER, 256, 4096, 14336, 132) == HOPPER_LAST) &&
-               hopper_kind(KERNEL_HOPPER_STEP1 + HOPPER_FILL - 1, 16, 4096, 4096, 132) == HOPPER_FILL &&
-               hopper_tile(HOPPER_NARROW).block_m == 64 && hopper_tile(HOPPER_NARROW).cluster == 1 &&
-               hopper_tile(HOPPER_NARROW).stages > hopper_tile(HOPPER_FILL).stages &&
-               hopper_tile(HOPPER_NARROW).shared_bytes <= HOPPER_SHARED,
-           "hopper: step 8 takes 64-row tiles, deeper pipelined, where M is small or larger tiles leave SMs idle, "
-           "and split 256-row ones where they win");
+    HopperTile skinny = hopper_tile(hopper_kind(KERNEL_HOPPER, 16, 4096, 4096, 132));
+    expect(skinny.block_m == 64 && skinny.cluster == 1 &&
+               hopper_tile(hopper_kind(KERNEL_HOPPER, 4096, 14336, 4096, 132)).cluster == 2 &&
+               hopper_kind(KERNEL_HOPPER_STEP1 + HOPPER_FILL - 1, 16, 4096, 4096, 132) == HOPPER_FILL,
+           "hopper: step 8 takes 64-row tiles without a cluster where M is small, 256-row cluster tiles where M is large");
+    int small_ok = 1;
+    for (int kind = HOPPER_NARROW; kind < HOPPER_KINDS_END; kind++) {
+        HopperTile tile = hopper_tile(kind);
+        small_ok &= tile.cluster == 1 && tile.memory_bound && tile.shared_bytes <= HOPPER_SHARED &&
+                    HOPPER_STAGES_FIT(tile.a_bytes + tile.b_bytes) == tile.stages &&
+                    tile.stages > hopper_tile(HOPPER_FILL).stages;
+    }
+    expect(small_ok, "hopper: step 8's tiles without a cluster fill the 227 KiB with stages, more than the cluster tiles");
+    if (TYPE_PAIR == PAIR_F16_IN_F32_OUT || TYPE_PAIR == PAIR_BF16_IN_F32_OUT)   /* the choices measured (H200) */
+        expect(hopper_kind(KERNEL_HOPPER, 16, 4096, 4096, 132) == HOPPER_NARROW_64 &&
+                   hopper_kind(KERNEL_HOPPER, 1024, 1024, 1024, 132) == HOPPER_NARROW_128 &&
+                   hopper_kind(KERNEL_HOPPER, 256, 8192, 8192, 132) == HOPPER_MEDIUM &&
+                   hopper_kind(KERNEL_HOPPER, 16, 4096, 14336, 132) == HOPPER_NARROW &&
+                   hopper_kind(KERNEL_HOPPER, 256, 4096, 14336, 132) == HOPPER_LAST,
+               "hopper: step 8 takes 64 x 64 tiles at 16 x 4096 x 4096, 64 x 128 at 1024^3, 128 x 128 at 256 x "
+               "8192 x 8192, split 64 x 256 at 16 x 4096 x 14336 and split 128 x 256 at 256 x 4096 x 14336");
     expect(hopper_whole_tiles(HOPPER_NARROW, 16, 132, 14336) == 0 && hopper_whole_tiles(HOPPER_NARROW, 16, 132, 1024) == 16 &&
                hopper_whole_tiles(HOPPER_NARROW, 33, 132, 65536) == 0 &&
                hopper_whole_tiles(HOPPER_NARROW, 34, 132, 65536) == 34,
@@ -3998,7 +4073,7 @@ static void test_pieces(void)
 static void test_tiles(void)
 {
     int fits = 1, chosen = 1, ordered = 1, whole = 1;   /* chosen: the row itself, or a larger row that fits */
-    int without_engine = 1;   /* builds without the copy engine never get an engine_only row, and get one if any fits */
+    int without_engine = 1;   /* builds without the TMA never get an engine_only row, and get one if any fits */
     for (int index = 0; index < TILES; index++) {
         Tile row = tile_row(index);
         TileGeometry tile = tile_geometry(index);
@@ -4018,7 +4093,7 @@ static void test_tiles(void)
     expect(ordered, "tiles: configurations come largest first");
     expect(whole, "tiles: warps hold whole fragments, slabs keep 128-byte alignment");
     expect(without_engine && !tile_row(TILES - 1).engine_only,
-           "tiles: without the copy engine, the first row that fits and is not engine_only");
+           "tiles: without the TMA, the first row that fits and is not engine_only");
     expect(choose_tile(tile_geometry(TILES - 1).shared_bytes - 1, 1) == -1 && choose_tile(1 << 30, 1) == 0,
            "tiles: too small a budget gets none, a huge one the largest");
 }

@@ -47,9 +47,11 @@ What it does, in one call that must stay under ten minutes:
      sm_90a builds that ARCH=90 makes): every type pair (f64 through mma.sync), each transposition, at
      1 1 1, 127 253 61, 1000 777 333 and 513 1031 1100 with alpha and beta, and on the GPU reference
      2048^3 and 2304 2048 1000 (whole rounds of tiles and a partial last one), 4608 2048 12288 (whole
-     rounds, then a last round split along K: step 6) and HOPPER_FILL (16 4096 32768 and 777 1000 32768,
-     where step 7 splits every tile along K, and step 8 takes 64-row tiles); memcheck for each type pair,
-     also unverified at 4608 2048 12288 and both HOPPER_FILL sizes (the splits); a compute_80 build must
+     rounds, then a last round split along K: step 6), HOPPER_FILL (16 4096 32768 and 777 1000 32768,
+     where step 7 splits every tile along K, and step 8 takes 64-row tiles) and HOPPER_WIDE (64 33792 256
+     and its transpose); a check that the passing runs covered each of step 8's tiles (kv tile and
+     cluster); memcheck for each type pair, also unverified at 4608 2048 12288, both HOPPER_FILL sizes (the
+     splits), 1000 777 333, 2304 2048 1000 and 64 33792 256 (step 8's tiles); a compute_80 build must
      exit 3 with one line; on a GPU that is not 9.0 (nvidia-smi's compute_cap) every type pair must
      exit 3 instead;
   9. the matrix (issue 30): every --kernel a STEPS=1 build has (naive, fast, step1 .. step7, hopper,
@@ -125,6 +127,14 @@ HOPPER_SPLIT = (4608, 2048, 12288)   # whole rounds, then at most 33 tiles long 
 # Step 7: at most 33 tiles in all, each long enough to split, so every tile is split along K: a skinny layer (16
 # rows of 256) and a ragged size whose last cluster tile is mostly padding rows, which no piece stores.
 HOPPER_FILL = ((16, 4096, 32768), (777, 1000, 32768))   # K long enough for every type pair (int8: 143 us a tile)
+# Step 8's 64 x 256 tile whole: 132 of them, where 64 x 128 would take two rounds (the second for tf32 with B as
+# stored, whose roles swap M and N). With the sizes above, every type pair runs each of step 8's tiles.
+HOPPER_WIDE = ((64, 33792, 256), (33792, 64, 256))
+# Step 8's tiles (block M x N, cluster) as the kv line names them; f64 has its 128-column pair. int8 with A
+# transposed first pads M to 128 (TRANSPOSE_COLS), where 128 x 128 always beats two rows of 64 x 256.
+HOPPER_TILES = ("64x64c1", "64x128c1", "64x256c1", "128x128c1")
+HOPPER_TILES_F64 = ("64x128c1", "128x128c2")
+HOPPER_TILES_INT8_TA = ("64x64c1", "64x128c1", "128x128c1")
 
 SIZES_FULL = ((1, 1, 1), (127, 253, 61), (1000, 777, 333), (1024, 1024, 1024))
 SIZES_QUICK = ((127, 253, 61), (1024, 1024, 1024))
@@ -650,6 +660,7 @@ class Tester:
                 problems.append("no kv line on stdout")
         else:
             problems += self.compare_kv(config, kernel, size, kv, expect_verify, alpha, beta)
+            record.tile = "%sc%s" % (kv.get("tile", "").rsplit("x", 1)[0], kv.get("cluster", ""))
             if budget is not None and not (0 < (to_float(kv.get("shared_bytes")) or 0) <= budget
                                            and to_float(kv.get("shared_budget")) == budget):
                 problems.append("shared_bytes=%s shared_budget=%s, limit %d"
@@ -796,13 +807,27 @@ class Tester:
                              ["--kernel=hopper", "--shared-limit=64K", "64", "64", "64"], 3,
                              check=lambda o: [] if "--shared-limit=64K allows 65536" in o.stderr
                              else ["message does not name --shared-limit=64K"])
+        runs = []
         for size in HOPPER_SIZES:
-            self.gemm_run(config, "hopper", size, scaled, "hopper %s a=%s b=%s" % ("x".join(map(str, size)), alpha, beta),
-                          alpha=alpha, beta=beta, copy_path="copy-engine")
-        for size in (HOPPER_BIG, HOPPER_ROUNDS, HOPPER_SPLIT) + HOPPER_FILL:
-            self.gemm_run(config, "hopper", size, scaled + ["--verify=gpu"],
-                          "hopper %s a=%s b=%s gpu" % ("x".join(map(str, size)), alpha, beta), alpha=alpha, beta=beta,
-                          timeout=TIMEOUT_BIG, copy_path="copy-engine", split=size == HOPPER_SPLIT or size in HOPPER_FILL)
+            runs.append(self.gemm_run(config, "hopper", size, scaled, "hopper %s a=%s b=%s"
+                                      % ("x".join(map(str, size)), alpha, beta), alpha=alpha, beta=beta,
+                                      copy_path="copy-engine"))
+        for size in (HOPPER_BIG, HOPPER_ROUNDS, HOPPER_SPLIT) + HOPPER_FILL + HOPPER_WIDE:
+            runs.append(self.gemm_run(config, "hopper", size, scaled + ["--verify=gpu"],
+                                      "hopper %s a=%s b=%s gpu" % ("x".join(map(str, size)), alpha, beta), alpha=alpha,
+                                      beta=beta, timeout=TIMEOUT_BIG, copy_path="copy-engine",
+                                      split=size == HOPPER_SPLIT or size in HOPPER_FILL))
+        record = self.add(Record("check", config, label="hopper: step 8 ran each of its tiles"))
+        ran = set(getattr(run, "tile", "") for run in runs if run.status == "pass")
+        wanted = HOPPER_TILES_F64 if config.type == "F64_IN_OUT" else \
+            HOPPER_TILES_INT8_TA if config.type in ("I8_IN_I32_OUT", "U8_IN_I32_OUT") and config.ta else HOPPER_TILES
+        missing = [tile for tile in wanted if tile not in ran]
+        if any(run.status == "skip" or run.detail.startswith("not run") for run in runs):
+            record.status = "skip"
+            record.detail = "not run: a run it needs did not run"
+        else:
+            record.status = "pass" if not missing else "fail"
+            record.detail = "tiles that passed: %s; missing: %s" % (", ".join(sorted(ran)), ", ".join(missing) or "none")
 
     def matrix_shapes_file(self):
         """Where the matrix's shapes are, one M N K a line, for out/gemm --shapes (run writes it)."""
@@ -1245,7 +1270,9 @@ class Tester:
                             if built:
                                 san_futures.append(san_pool.submit(self.guarded_sanitizer, built, "memcheck", kernel, "cpu"))
                                 if (ta, tb) == (0, 0):   # step 6's split last round, step 7's split tiles, the gathering
-                                    for size in (HOPPER_SPLIT,) + HOPPER_FILL:   # FILL[0]: 64-row tiles, split
+                                    # FILL[0]: 64-row tiles, split; then step 8's 64 x 128, 128 x 128 and 64 x 256
+                                    for size in (HOPPER_SPLIT,) + HOPPER_FILL + (HOPPER_SIZES[2], HOPPER_ROUNDS,
+                                                                                  HOPPER_WIDE[0]):
                                         san_futures.append(san_pool.submit(self.guarded_sanitizer, built, "memcheck",
                                                                            kernel, "off", size=size))
             if not args.skip_sanitizers and "matrix" in args.parts:

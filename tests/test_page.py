@@ -914,6 +914,27 @@ def test_tables_show_numbers_on_a_phones_first_screen(browser):
     assert hidden == [], "tables whose first screen on a phone shows no number"
 
 
+def test_tables_keep_their_first_column_when_scrolled_on_a_phone(browser):
+    """At 375 px a wide table scrolls inside its box; scrolled to its right end, each row still shows its
+    first cell (the type pair, the shape) at the box's left edge (issue 41: the Hopper table lost its labels)."""
+    browser, _, _ = browser
+    browser.view(375, 812)
+    lost = browser.run("""
+        const found = [];
+        document.querySelectorAll('main .table-wrap').forEach(wrap => {
+          if (wrap.scrollWidth <= wrap.clientWidth + 1) return;
+          wrap.scrollLeft = wrap.scrollWidth;
+          const box = wrap.getBoundingClientRect();
+          const rows = Array.from(wrap.querySelectorAll('tr'));
+          const away = rows.filter(r => r.cells.length && r.cells[0].getBoundingClientRect().left < box.left - 0.5);
+          if (away.length)
+            found.push(rows[0].textContent.trim().replace(/\\s+/g, ' ').slice(0, 60) + ' (' + away.length + ' rows)');
+          wrap.scrollLeft = 0;
+        });
+        return found;""")
+    assert lost == [], "tables whose first column scrolls away on a phone: %r" % lost
+
+
 def matplotlib_figures(browser):
     """[(index among figure images, alt, smallest font size in the SVG's user units,
     viewBox width)] of the figures drawn by matplotlib (docs/bench/plot.py, steps.py)."""

@@ -130,7 +130,7 @@ class StepSections(unittest.TestCase):
 
     def test_hopper_steps_show_what_they_add(self):
         _, _, first = self.views[("d_gemm_hopper", 1)]
-        self.assertIn("WGMMA(", first)                       # the instruction, in step 1's own code
+        self.assertIn("wgmma<256>(", first)                  # the instruction, in step 1's own code
         self.assertNotIn("(1 << 2) - 1", first)              # no multicast before the clusters of step 4
         self.assertIn("wgmma_wait<0>();   /* at most", first)
         new, _, third = self.views[("d_gemm_hopper", 3)]

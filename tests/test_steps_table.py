@@ -81,7 +81,7 @@ EXPECTED = [
     "| 2 | warp tiles of several fragments | 273.9 / 260.0 | 170.0 | 80.0 | 350.0 | — | +23% |",
     "| 3 | cp.async into several buffers, a barrier per buffer | 301.2 / — | 200.0 | 90.0 | 400.0 | — | +10% |",
     "| 4 | slab rows padded against bank conflicts | 289.2 / 280.1 | 210.0 | 95.0 | 420.0 | — | −4% |",
-    "| 5 | the copy engine; A shared by clusters of two (sm_90) | 289.8 / 290.0 | 260.0 | — | 536.1 | — | 0% |",
+    "| 5 | the TMA; A shared by clusters of two (sm_90) | 289.8 / 290.0 | 260.0 | — | 536.1 | — | 0% |",
     "| 6 | blocks in groups of 8 rows, for L2 | 330.0 / 320.0 | 270.0 | 110.0 | 540.0 | — | +14% |",
     "| 7 | the epilogue stores whole rows: d_gemm | 463.5 / 460.1 | 297.1 | 113.5 | 545.0 | — | +40% |",
     "| cuBLAS |  | 745.0 / 740.0 | 744.6 | 370.2 | — | — |  |",

@@ -75,7 +75,7 @@ STEP_TEXT = {   # the "what it adds" column of the page's table
     "step2": "warp tiles of several fragments",
     "step3": "cp.async into several buffers, a barrier per buffer",
     "step4": "slab rows padded against bank conflicts",
-    "step5": "the copy engine; A shared by clusters of two (sm_90)",
+    "step5": "the TMA; A shared by clusters of two (sm_90)",
     "step6": "blocks in groups of 8 rows, for L2",
     "step7": "the epilogue stores whole rows: d_gemm",
 }
