@@ -21,6 +21,8 @@ Figures (file: what it shows):
                    (piece p of row r at position p XOR r)
     warpgroups.svg d_gemm_hopper's block: the producer warpgroup, four stages with their full and
                    empty barriers, two consumer warpgroups
+    accumulator.svg which lane of a warpgroup holds which element of a 64 x N wgmma accumulator, and
+                   in which register
 
 The page embeds them as images, so they cannot inherit the page's colours:
 each SVG has a transparent background, mid-tone translucent fills that read
@@ -713,7 +715,7 @@ def swizzle():
         else:
             lines = ["piece 0 of the eight rows: one position,", "banks 0–3 eight times: an 8-way conflict"]
         svg.text(x0, below + 30, lines, class_="small")
-    svg.text(60, 462, ["The copy engine writes this order (CU_TENSOR_MAP_SWIZZLE_128B);",
+    svg.text(60, 462, ["The TMA writes this order (CU_TENSOR_MAP_SWIZZLE_128B);",
                        "the descriptor's layout field tells wgmma to read it back the same way."],
              class_="small muted")
     return svg
@@ -725,7 +727,7 @@ def swizzle():
 def warpgroups():
     svg = Svg(1010, 470,
               "One block of d_gemm_hopper: a producer warpgroup, four stages, two consumer warpgroups",
-              "One thread of the producer warpgroup asks the copy engine for each slab: 128 rows of A and "
+              "One thread of the producer warpgroup asks the TMA for each slab: 128 rows of A and "
               "this block's half of the 256 rows of B, whose other half the other block of the cluster "
               "sends. When a stage's bytes have landed, its full barrier completes and both consumer "
               "warpgroups issue wgmma on it, each for its 64 rows of the 128 x 256 tile, with the "
@@ -767,7 +769,7 @@ def warpgroups():
         svg.arrow(sx + 4 * (sw + gap) - gap + 4, cy + ch / 2, cx - 6, cy + ch / 2, width=1.8)
     # arrows: request and release
     svg.arrow(px + pw + 4, py + 110, sx - 8, py + 110, width=1.8)
-    svg.text((px + pw + sx) / 2, py + 100, "copy engine", class_="tiny muted", text_anchor="middle")
+    svg.text((px + pw + sx) / 2, py + 100, "TMA", class_="tiny muted", text_anchor="middle")
     svg.arrow(cx + cw / 2, 330, cx + cw / 2, 404, width=1.4, dash="5 4")
     svg.line(cx + cw / 2, 404, px + pw / 2, 404, class_="line", stroke_width=1.4, stroke_dasharray="5 4")
     svg.arrow(px + pw / 2, 404, px + pw / 2, py + ph + 6, width=1.4, dash="5 4")
@@ -775,6 +777,48 @@ def warpgroups():
              class_="small", text_anchor="middle")
     svg.text(505, 452, "full[s]: all the stage's bytes have landed, the consumers may issue wgmma on it",
              class_="small", text_anchor="middle")
+    return svg
+
+
+# ---------------------------------------------------------------------------
+# (viii) a wgmma accumulator: which thread holds which element
+
+def accumulator():
+    svg = Svg(960, 545,
+              "Which thread of a warpgroup holds which element of a 64 x N wgmma accumulator",
+              "The 64 rows of the accumulator are four bands of 16, one per warp of the warpgroup. In its "
+              "band, lane l holds, for every 8 columns j, the two neighbouring elements of row l / 4 at "
+              "columns 8j + 2 (l mod 4) and the next, and the same two elements eight rows below: registers "
+              "d[4j] and d[4j + 1], then d[4j + 2] and d[4j + 3]. The first 16 columns of warp 0's band are "
+              "drawn, each cell with its lane and register; lane 0's cells are filled.")
+    # left: the 64 x N tile in four bands of 16 rows
+    lx, ly, lw, lh = 40, 90, 150, 256
+    svg.text(lx, 40, "64 × N accumulator", class_="bold")
+    svg.text(lx, 62, "one warpgroup, 4 warps", class_="small muted")
+    for warp in range(4):
+        box(svg, lx, ly + warp * lh / 4, lw, lh / 4, BLUE, 0.30 if warp == 0 else 0.08, 1.2)
+        svg.text(lx + lw / 2, ly + warp * lh / 4 + lh / 8 + 5, "warp %d: rows %d–%d" % (warp, 16 * warp, 16 * warp + 15),
+                 class_="tiny", text_anchor="middle")
+    svg.text(lx, ly + lh + 24, ["N columns: 256, 128 or 64", "(N / 2 registers a thread)"], class_="tiny muted")
+    # right: warp 0's first 16 columns, 16 rows
+    cx, cy, cw, ch = 300, 90, 40, 24
+    svg.text(cx, 40, "warp 0, columns 0–15: lane and register of each element", class_="bold")
+    svg.text(cx, 62, "every 8 columns j repeat the pattern with registers d[4j] … d[4j + 3]", class_="small muted")
+    zoom(svg, (lx, ly, lw, lh / 4), (cx, cy, 16 * cw, 16 * ch))
+    for col in range(16):
+        svg.text(cx + col * cw + cw / 2, cy - 8, str(col), class_="tiny muted", text_anchor="middle")
+    for row in range(16):
+        svg.text(cx - 8, cy + row * ch + ch / 2 + 4, str(row), class_="tiny muted", text_anchor="end")
+        for col in range(16):
+            lane = row % 8 * 4 + col % 8 // 2
+            register = 4 * (col // 8) + 2 * (row // 8) + col % 2
+            x, y = cx + col * cw, cy + row * ch
+            box(svg, x, y, cw, ch, ORANGE if lane == 0 else GREY, 0.55 if lane == 0 else 0.06, 0.8)
+            svg.text(x + cw / 2, y + ch / 2 + 4, "%d:d%d" % (lane, register), class_="tiny", text_anchor="middle")
+    svg.line(cx, cy + 8 * ch, cx + 16 * cw, cy + 8 * ch, class_="ink", stroke_width=1.6)
+    svg.line(cx + 8 * cw, cy, cx + 8 * cw, cy + 16 * ch, class_="ink", stroke_width=1.6)
+    svg.text(cx, cy + 16 * ch + 26, ["lane l: row l / 4 and row l / 4 + 8, columns 8j + 2 (l mod 4) and the next",
+                                      "a cell reads lane:register (4-byte accumulators); lane 0 is filled"], class_="small")
     return svg
 
 
@@ -787,6 +831,7 @@ FIGURES = {
     "cluster.svg": cluster,
     "swizzle.svg": swizzle,
     "warpgroups.svg": warpgroups,
+    "accumulator.svg": accumulator,
 }
 
 
