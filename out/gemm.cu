@@ -2674,7 +2674,7 @@ int main(int argc, char **argv)
     return options.shapes ? run_shapes(&options, &gpu, shapes, count) : run_gemm(&options, &gpu);
 }
 /* ==== Past WMMA: Hopper's warpgroup MMA ==== */
-#line 4216 "gemm.md"
+#line 4215 "gemm.md"
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define HOPPER_BUILT 1   /* this compilation is for sm_90a: wgmma and setmaxnreg exist */
 #else
@@ -2706,7 +2706,7 @@ __device__ static inline unsigned long long operand_descriptor(const void *start
            (unsigned long long)(leading >> 4 & 0x3FFF) << 16 |
            (unsigned long long)(stride >> 4 & 0x3FFF) << 32 | 1ull << 62;
 }
-#line 4278 "gemm.md"
+#line 4277 "gemm.md"
 enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper8 (hopper8 is --kernel=hopper's step) */
     HOPPER_ONE_CONSUMER = 1,   /* wgmma on swizzled slabs; a producer and one consumer warpgroup */
     HOPPER_TWO_CONSUMERS,      /* two consumers: twice the rows per slab of B */
@@ -2723,6 +2723,7 @@ enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper8 (hopper8 is 
     HOPPER_NARROW_128,         /* 64 x 128, the same: twice the tiles */
     HOPPER_NARROW_64,          /* 64 x 64, the same: four times the tiles */
     HOPPER_MEDIUM,             /* 128 x 128, two consumers, no cluster */
+    HOPPER_MEDIUM_64,          /* 128 x 64, the same: twice the tiles */
     HOPPER_KINDS_END
 };
 
@@ -2758,9 +2759,11 @@ __host__ __device__ constexpr HopperTile hopper_tile(int step = HOPPER_LAST)
     HopperTile tile = {};
     bool small = step >= HOPPER_NARROW;   /* step 8's tiles without a cluster */
     bool tall = TYPE_PAIR == PAIR_F16_IN_OUT && step != HOPPER_SHORT && !small;   /* half accumulators: 128 rows */
-    tile.consumers = (step >= HOPPER_TWO_CONSUMERS && !small) || step == HOPPER_MEDIUM ? 2 : 1;
+    tile.consumers = (step >= HOPPER_TWO_CONSUMERS && !small) || step >= HOPPER_MEDIUM ? 2 : 1;
     tile.block_m = (tall ? 128 : 64) * tile.consumers;
-    int columns = step == HOPPER_NARROW_64 ? 64 : step == HOPPER_NARROW_128 || step == HOPPER_MEDIUM ? 128 : 256;
+    bool n64 = step == HOPPER_NARROW_64 || step == HOPPER_MEDIUM_64;   /* block_n, where not 256 */
+    bool n128 = step == HOPPER_NARROW_128 || step == HOPPER_MEDIUM;
+    int columns = n64 ? 64 : n128 ? 128 : 256;
     tile.block_n = HOPPER_WGMMA ? columns : 128;   /* f64: 64 accumulators per thread, 128 registers */
     tile.block_k = HOPPER_ROW / (int)sizeof(input_t);
     tile.a_bytes = tile.block_m * HOPPER_ROW;
@@ -2779,7 +2782,7 @@ __host__ __device__ constexpr HopperTile hopper_tile(int step = HOPPER_LAST)
     tile.shared_bytes = 1024 + tile.stages * (tile.a_bytes + tile.b_bytes) + 2 * tile.stages * 8;
     return tile;
 }
-#line 4363 "gemm.md"
+#line 4365 "gemm.md"
 __device__ static inline unsigned long long slab_descriptor(const unsigned char *slab, bool mn_major, int first,
                                                             int k_step)
 {
@@ -2790,7 +2793,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
     return operand_descriptor(slab + first * HOPPER_ROW + k_step * HOPPER_K * (int)sizeof(input_t), 16,
                               8 * HOPPER_ROW);
 }
-#line 4398 "gemm.md"
+#line 4400 "gemm.md"
 #define WGMMA_L16 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15"
 #define WGMMA_L32 WGMMA_L16 ", %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
 #define WGMMA_L64 WGMMA_L32 ", %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
@@ -2806,7 +2809,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
 #define WGMMA_D64(c, d, i) WGMMA_D32(c, d, i), WGMMA_D32(c, d, i + 32)
 #define WGMMA_D128(c, d, i) WGMMA_D64(c, d, i), WGMMA_D64(c, d, i + 64)
 #define WGMMA_SCALE_D(index) "{\n .reg .pred p;\n setp.ne.b32 p, %" #index ", 0;\n wgmma.mma_async.sync.aligned."
-#line 4419 "gemm.md"
+#line 4421 "gemm.md"
 #if TYPE_PAIR == PAIR_F16_IN_OUT
 #define WGMMA_TYPES "k16.f16.f16.f16"
 #elif TYPE_PAIR == PAIR_F16_IN_F32_OUT
@@ -2836,7 +2839,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
 /* One wgmma of 64 x n: its accumulator list and operands, and the number of the scale-d operand. */
 #define WGMMA_N(n, list, outputs, is, tail, a, b, scale) \
     asm volatile(WGMMA_SCALE_D(is) "m64n" #n WGMMA_TYPES " {" list tail : outputs : WGMMA_IN(a, b, scale))
-#line 4455 "gemm.md"
+#line 4457 "gemm.md"
 
 #if TYPE_PAIR == PAIR_F16_IN_OUT
 typedef unsigned wgmma_acc_t;   /* two halves per register: n / 4 registers */
@@ -2879,7 +2882,7 @@ __device__ static inline void wgmma(wgmma_acc_t (&d)[WGMMA_REGS * N / 256], unsi
         WGMMA_64(d, a, b, scale);
 }
 #endif
-#line 4507 "gemm.md"
+#line 4509 "gemm.md"
 #if HOPPER_BUILT
 #define HOPPER_ASM(text) asm volatile(text ::: "memory")
 #else
@@ -2906,7 +2909,7 @@ __device__ static inline void settle(float &r) { asm volatile("" : "+f"(r)::"mem
 __device__ static inline void settle(unsigned &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(int &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(double &r) { asm volatile("" : "+d"(r)::"memory"); }
-#line 4552 "gemm.md"
+#line 4554 "gemm.md"
 /* Requests the slab k_tile of an operand from row (along M or N) mn0 on, into `slab`. */
 __device__ static inline void copy_operand(void *slab, const CUtensorMap *map, bool mn_major, int mn0, int k_tile,
                                            unsigned long long *full, unsigned short mask)
@@ -2930,7 +2933,7 @@ __device__ static inline void hopper_position(int index, int rank, const Shape *
     *m0 = (row * tile.cluster + rank) * tile.block_m;
     *n0 = col * tile.block_n;
 }
-#line 4582 "gemm.md"
+#line 4584 "gemm.md"
 /* A cluster's work, one piece at a time: slabs k_begin .. k_end - 1 of tile number `tile`. A piece is a whole
    tile, except in step 6's launch for the last round ([The last round](#the-last-round)). */
 typedef struct {
@@ -2972,7 +2975,7 @@ __device__ static inline void produce(unsigned char *slabs, unsigned long long *
         }
     }
 }
-#line 4630 "gemm.md"
+#line 4632 "gemm.md"
 /* Accumulator sets per consumer thread: one per 64-row wgmma (f64: one per 16-row mma.sync of a warp's 32 rows). */
 #define HOPPER_SUBTILES(step) (HOPPER_WGMMA ? hopper_tile(step).block_m / hopper_tile(step).consumers / 64 : 2)
 #define HOPPER_RELEASERS (HOPPER_WGMMA ? 1 : 4)   /* arrivals per consumer on `empty`: one, or each warp's (f64) */
@@ -3020,7 +3023,7 @@ __device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HO
         for (int r = 0; r < HOPPER_REGS(STEP); r++)
             settle(d[sub][r]);
 }
-#line 4683 "gemm.md"
+#line 4685 "gemm.md"
 #if HOPPER_WGMMA && !HOPPER_A_REGS
 template <int STEP>
 __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HOPPER_REGS(STEP)],
@@ -3039,7 +3042,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 4717 "gemm.md"
+#line 4719 "gemm.md"
 typedef struct __align__(2 * sizeof(accum_t)) {
     accum_t value[2];
 } AccumPair;
@@ -3100,13 +3103,15 @@ __device__ static inline void store_hopper(const wgmma_acc_t (&d)[HOPPER_REGS(ST
             *destination = result;
         }
 }
-#line 4786 "gemm.md"
+#line 4788 "gemm.md"
 template <int STEP, bool PIECES = false>
 __global__ void __launch_bounds__(hopper_tile(STEP).threads, 1)
 d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t beta,
               const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map, LastRound last)
 {
 #if HOPPER_BUILT
+    if (PIECES)   /* d_gather_pieces may be launched now; it waits for this grid to end */
+        HOPPER_ASM("griddepcontrol.launch_dependents;");
     constexpr HopperTile tile = hopper_tile(STEP);
     extern __shared__ __align__(1024) unsigned char shared_raw[];
     unsigned char *slabs = shared_raw + (-shared_address(shared_raw) & 1023);   /* the swizzle needs 1 KiB */
@@ -3119,7 +3124,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
         }
     fence_barrier_init();
     cluster_sync();   /* both blocks' barriers are ready before either copies */
-#line 4812 "gemm.md"
+#line 4816 "gemm.md"
     int rank = cluster_rank(), warpgroup = threadIdx.x / 128;
     if (warpgroup == tile.consumers) {
         producer_registers();
@@ -3152,7 +3157,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
     cluster_sync();   /* the other block may still copy into us or arrive on our barriers */
 #endif
 }
-#line 4928 "gemm.md"
+#line 4932 "gemm.md"
 /* The H100 SXM's dense tensor rates, TFLOP/s (TOP/s), in TYPE_PAIR's order (NVIDIA H100 datasheet). */
 static const double HOPPER_RATED[] = {989, 989, 1979, 1979, 989, 494, 67};
 #define HOPPER_BANDWIDTH 3.35e12   /* bytes/s: the H100 SXM's HBM3 (datasheet); tiles without a cluster count it */
@@ -3176,7 +3181,7 @@ static int hopper_whole_tiles(int step, int tiles, int clusters, int k_padded)
     bool fill = tile.fill && tiles * tile.fill_share <= clusters && seconds >= HOPPER_FILL_SECONDS;
     return split ? tiles - last : fill ? 0 : tiles;
 }
-#line 4958 "gemm.md"
+#line 4962 "gemm.md"
 /* Where the share of `cluster` begins among a last round's `slabs`, numbered tile after tile. */
 __host__ __device__ static inline long long share_begin(int cluster, int clusters, long long slabs)
 {
@@ -3236,7 +3241,7 @@ __device__ static inline bool next_piece(int n, const Shape *shape, const LastRo
     piece->tile += last->whole;
     return found;
 }
-#line 5025 "gemm.md"
+#line 5029 "gemm.md"
 #define GATHER_THREADS 256                      /* one element of a block tile each */
 #define HOPPER_MAX_CLUSTERS GATHER_THREADS      /* the most clusters a split round is dealt to: one thread each */
 
@@ -3277,6 +3282,7 @@ __global__ void __launch_bounds__(GATHER_THREADS) d_gather_pieces(accum_t *__res
     hopper_position<STEP>(last.whole + round_tile, rank, &shape, &m0, &n0);
     if (m0 + (HOPPER_SWAP ? e % cols : e / cols) >= shape.m)
         return;   /* a padding row: no piece stored it */
+    HOPPER_ASM("griddepcontrol.wait;");   /* launched early: the pieces are complete and visible after this */
     scalar_t sum = 0;
 #pragma unroll 4
     for (int i = 0; i < count; i++)
@@ -3285,7 +3291,7 @@ __global__ void __launch_bounds__(GATHER_THREADS) d_gather_pieces(accum_t *__res
     accum_t *element = c + (size_t)(top + e / cols) * ldc + left + e % cols;
     *element = scale_accumulator(alpha, (accum_t)sum, beta, beta != 0 ? *element : ACCUM_ZERO);
 }
-#line 5121 "gemm.md"
+#line 5125 "gemm.md"
 /* One of step 8's tiles: a kind of d_gemm_hopper and its speed per flop, in percent of the 128 x 256 tile's. */
 typedef struct {
     int kind;
@@ -3299,6 +3305,7 @@ static const HopperChoice HOPPER_TILES[] = {
     {HOPPER_NARROW_128, 50},                                   /* 64 x 128 */
     {HOPPER_NARROW_64, 40},                                    /* 64 x 64 */
     {HOPPER_MEDIUM, 80},                                       /* 128 x 128, two consumers */
+    {HOPPER_MEDIUM_64, 56},                                    /* 128 x 64, two consumers */
 };
 
 static Shape hopper_shape(int m, int n, int k, int step);   /* padded to the step's tiles (Running it) */
@@ -3332,7 +3339,7 @@ static int hopper_by_shape(int m, int n, int k, int sms)
     }
     return best;
 }
-#line 5215 "gemm.md"
+#line 5220 "gemm.md"
 #if !HOPPER_WGMMA || HOPPER_A_REGS
 /* The byte offset of element (mn, k) in a swizzled slab, K-major or MN-major (The swizzled layout). */
 __device__ static inline int slab_offset(bool mn_major, int mn, int k)
@@ -3357,7 +3364,7 @@ __device__ static inline void load_four(const unsigned char *slab, int mn, int t
     }
 }
 #endif
-#line 5245 "gemm.md"
+#line 5250 "gemm.md"
 #if !HOPPER_WGMMA
 #define MMA_F64(d, i, a, b)                                                                                  \
     asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "                     \
@@ -3396,7 +3403,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     }
 }
 #endif
-#line 5310 "gemm.md"
+#line 5315 "gemm.md"
 #if HOPPER_A_REGS
 /* tf32's wgmma of 64 x n with A from this thread's four registers a[0..3] (operands i0 .. i3) */
 #define WGMMA_A_REGS(n, list, outputs, i0, i1, i2, i3, ib, is, a, b, scale)                                 \
@@ -3438,7 +3445,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 5369 "gemm.md"
+#line 5374 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed. 32 x 8 threads per block, a 32 x 32 tile each (the last
    ones cut at the edges: f64's padded K is a multiple of 16). */
@@ -3473,7 +3480,7 @@ static bool hopper_prepares(int operand)   /* the problem's A or B, whichever ro
 {
     return (operand == 0) != HOPPER_SWAP ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 5414 "gemm.md"
+#line 5419 "gemm.md"
 #if IS_INTEGER   /* an int8 operand transposed first is transposed in tiles this wide along M or N */
 #define HOPPER_WHOLE_M (HOPPER_TRANSPOSE_A ? TRANSPOSE_COLS : 1)
 #define HOPPER_WHOLE_N (HOPPER_TRANSPOSE_B ? TRANSPOSE_COLS : 1)
@@ -3525,7 +3532,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, b, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 5473 "gemm.md"
+#line 5478 "gemm.md"
 static TileGeometry hopper_geometry(int step)
 {
     HopperTile hopper = hopper_tile(step);
@@ -3554,16 +3561,18 @@ static bool hopper_runs_here(const Gpu *gpu)
 static const void *const HOPPER_KERNELS[HOPPER_KINDS_END - 1] = {
     HOPPER_KERNEL(1), HOPPER_KERNEL(2),  HOPPER_KERNEL(3),  HOPPER_KERNEL(4),  HOPPER_KERNEL(5),
     HOPPER_KERNEL(6), HOPPER_KERNEL(7),  HOPPER_KERNEL(8),  HOPPER_KERNEL(9),  HOPPER_KERNEL(10),
-    HOPPER_KERNEL(11), HOPPER_KERNEL(12), HOPPER_KERNEL(13)};
-static_assert(HOPPER_LAST == 8 && HOPPER_LAST == HOPPER_STEPS && HOPPER_KINDS_END == 14,
+    HOPPER_KERNEL(11), HOPPER_KERNEL(12), HOPPER_KERNEL(13), HOPPER_KERNEL(14)};
+static_assert(HOPPER_LAST == 8 && HOPPER_LAST == HOPPER_STEPS && HOPPER_KINDS_END == 15,
               "a kernel and a --kernel name for every step");
 
 /* Step 6's second launch, for the last round, and the gathering of its pieces: from step 6 on, per tile of step
    8 (steps 6 and 7 use the last step's, which have the same geometry). */
 static const void *const HOPPER_PIECES_KERNELS[HOPPER_KINDS_END - HOPPER_LAST] = {
-    HOPPER_PIECES(8), HOPPER_PIECES(9), HOPPER_PIECES(10), HOPPER_PIECES(11), HOPPER_PIECES(12), HOPPER_PIECES(13)};
+    HOPPER_PIECES(8),  HOPPER_PIECES(9),  HOPPER_PIECES(10), HOPPER_PIECES(11),
+    HOPPER_PIECES(12), HOPPER_PIECES(13), HOPPER_PIECES(14)};
 static const void *const HOPPER_GATHER_KERNELS[HOPPER_KINDS_END - HOPPER_LAST] = {
-    HOPPER_GATHER(8), HOPPER_GATHER(9), HOPPER_GATHER(10), HOPPER_GATHER(11), HOPPER_GATHER(12), HOPPER_GATHER(13)};
+    HOPPER_GATHER(8),  HOPPER_GATHER(9),  HOPPER_GATHER(10), HOPPER_GATHER(11),
+    HOPPER_GATHER(12), HOPPER_GATHER(13), HOPPER_GATHER(14)};
 
 static const void *hopper_pieces_kernel(int kind)
 {
@@ -3574,7 +3583,7 @@ static const void *hopper_gather_kernel(int kind)
 {
     return HOPPER_GATHER_KERNELS[kind < HOPPER_LAST ? 0 : kind - HOPPER_LAST];
 }
-#line 5529 "gemm.md"
+#line 5536 "gemm.md"
 static int hopper_kind(int kernel, int m, int n, int k, int sms)
 {
     int step = hopper_step(kernel);
@@ -3601,7 +3610,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
                                             tile.shared_bytes));
     }
 }
-#line 5563 "gemm.md"
+#line 5570 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. */
 static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
 {
@@ -3639,7 +3648,7 @@ static void setup_hopper(Run *run)
     if (run->whole_tiles < tiles)   /* step 6: two slots per cluster, one block tile per block each */
         CHECK_CUDA(cudaMalloc(&run->slots, (size_t)2 * fit * tile.cluster * tile.block_m * tile.block_n * sizeof(accum_t)));
 }
-#line 5608 "gemm.md"
+#line 5617 "gemm.md"
 
 static void launch_hopper(const Run *run)
 {
@@ -3666,9 +3675,17 @@ static void launch_hopper(const Run *run)
     CHECK_CUDA(cudaLaunchKernelExC(&config, hopper_pieces_kernel(step), arguments));
     int clusters = run->grid_clusters;
     void *gather_arguments[] = {&copy.c, &copy.shape, &copy.alpha, &copy.beta, &last, &clusters};
-    CHECK_CUDA(cudaLaunchKernel(hopper_gather_kernel(step), dim3(blocks), dim3(GATHER_THREADS), gather_arguments, 0, 0));
+    cudaLaunchAttribute early;   /* the gather may start before the pieces end: it waits in the kernel */
+    early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    early.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t gather = {};
+    gather.gridDim = dim3(blocks);
+    gather.blockDim = dim3(GATHER_THREADS);
+    gather.attrs = &early;
+    gather.numAttrs = 1;
+    CHECK_CUDA(cudaLaunchKernelExC(&gather, hopper_gather_kernel(step), gather_arguments));
 }
-#line 5657 "gemm.md"
+#line 5674 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -3721,7 +3738,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 5715 "gemm.md"
+#line 5732 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -3758,7 +3775,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 5912 "gemm.md"
+#line 5929 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
@@ -4000,14 +4017,16 @@ static void test_inputs_and_shapes(void)
                     tile.stages > hopper_tile(HOPPER_FILL).stages;
     }
     expect(small_ok, "hopper: step 8's tiles without a cluster fill the 227 KiB with stages, more than the cluster tiles");
-    if (TYPE_PAIR == PAIR_F16_IN_F32_OUT || TYPE_PAIR == PAIR_BF16_IN_F32_OUT)   /* the choices measured (H200) */
+    if (TYPE_PAIR == PAIR_F16_IN_F32_OUT || TYPE_PAIR == PAIR_BF16_IN_F32_OUT)   /* the choices measured */
         expect(hopper_kind(KERNEL_HOPPER, 16, 4096, 4096, 132) == HOPPER_NARROW_64 &&
-                   hopper_kind(KERNEL_HOPPER, 1024, 1024, 1024, 132) == HOPPER_NARROW_128 &&
+                   hopper_kind(KERNEL_HOPPER, 64, 16896, 256, 132) == HOPPER_NARROW_128 &&
+                   hopper_kind(KERNEL_HOPPER, 128, 8192, 8192, 132) == HOPPER_MEDIUM_64 &&
                    hopper_kind(KERNEL_HOPPER, 256, 8192, 8192, 132) == HOPPER_MEDIUM &&
                    hopper_kind(KERNEL_HOPPER, 16, 4096, 14336, 132) == HOPPER_NARROW &&
                    hopper_kind(KERNEL_HOPPER, 256, 4096, 14336, 132) == HOPPER_LAST,
-               "hopper: step 8 takes 64 x 64 tiles at 16 x 4096 x 4096, 64 x 128 at 1024^3, 128 x 128 at 256 x "
-               "8192 x 8192, split 64 x 256 at 16 x 4096 x 14336 and split 128 x 256 at 256 x 4096 x 14336");
+               "hopper: step 8 takes 64 x 64 tiles at 16 x 4096 x 4096, 64 x 128 at 64 x 16896 x 256, 128 x 64 at "
+               "128 x 8192 x 8192, 128 x 128 at 256 x 8192 x 8192, split 64 x 256 at 16 x 4096 x 14336 and split "
+               "128 x 256 at 256 x 4096 x 14336");
     expect(hopper_whole_tiles(HOPPER_NARROW, 16, 132, 14336) == 0 && hopper_whole_tiles(HOPPER_NARROW, 16, 132, 1024) == 16 &&
                hopper_whole_tiles(HOPPER_NARROW, 33, 132, 65536) == 0 &&
                hopper_whole_tiles(HOPPER_NARROW, 34, 132, 65536) == 34,

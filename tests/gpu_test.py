@@ -127,14 +127,16 @@ HOPPER_SPLIT = (4608, 2048, 12288)   # whole rounds, then at most 33 tiles long 
 # Step 7: at most 33 tiles in all, each long enough to split, so every tile is split along K: a skinny layer (16
 # rows of 256) and a ragged size whose last cluster tile is mostly padding rows, which no piece stores.
 HOPPER_FILL = ((16, 4096, 32768), (777, 1000, 32768))   # K long enough for every type pair (int8: 143 us a tile)
-# Step 8's 64 x 256 tile whole: 132 of them, where 64 x 128 would take two rounds (the second for tf32 with B as
-# stored, whose roles swap M and N). With the sizes above, every type pair runs each of step 8's tiles.
-HOPPER_WIDE = ((64, 33792, 256), (33792, 64, 256))
+# Step 8's 64 x 256 tile whole: 132 of them, where 64 x 128 would take two rounds; then 64 x 128: 132 of them, where
+# 128 x 64 pads M to 128 and takes two (the transposes for tf32 with B as stored, whose roles swap M and N). With the
+# sizes above, every type pair runs each of step 8's tiles.
+HOPPER_WIDE = ((64, 33792, 256), (33792, 64, 256), (64, 16896, 256), (16896, 64, 256))
 # Step 8's tiles (block M x N, cluster) as the kv line names them; f64 has its 128-column pair. int8 with A
-# transposed first pads M to 128 (TRANSPOSE_COLS), where 128 x 128 always beats two rows of 64 x 256.
-HOPPER_TILES = ("64x64c1", "64x128c1", "64x256c1", "128x128c1")
+# transposed first pads M to 128 (TRANSPOSE_COLS), where 128 x 128 always beats two rows of 64 x 256, and 128 x 64
+# two rows of 64 x 128.
+HOPPER_TILES = ("64x64c1", "64x128c1", "64x256c1", "128x64c1", "128x128c1")
 HOPPER_TILES_F64 = ("64x128c1", "128x128c2")
-HOPPER_TILES_INT8_TA = ("64x64c1", "64x128c1", "128x128c1")
+HOPPER_TILES_INT8_TA = ("64x64c1", "128x64c1", "128x128c1")
 
 SIZES_FULL = ((1, 1, 1), (127, 253, 61), (1000, 777, 333), (1024, 1024, 1024))
 SIZES_QUICK = ((127, 253, 61), (1024, 1024, 1024))
