@@ -27,8 +27,6 @@ KNOWN_LATE = {
     "Step 3: the pipeline {#the-pipeline}": {"Pipeline"},
     "Step 5: the TMA and thread block clusters {#the-copy-engine-and-thread-block-clusters}": {"Pipeline",
                                                                                               "store_tile"},
-    "What each type pair means in C": {"tf32_round"},
-    "Command line": {"self_test"},
 }
 
 NOT_DEFINITIONS = {"static_assert"}   # at column 0 it looks like a function's name line
@@ -109,6 +107,22 @@ def shown_code(info, code):
     return "\n".join(after)
 
 
+def field_names(code):
+    """The names a struct in `code` declares as its fields: they name nothing outside it."""
+    fields, depth = set(), 0
+    for line in code.split("\n"):
+        if re.match(r"^\s*(?:typedef\s+)?struct\b[^;]*\{\s*$", line):
+            depth = 1
+            continue
+        if depth:
+            if line.startswith("}"):
+                depth = 0
+                continue
+            declared = re.sub(r"\[[^\]]*\]", "", line.split(";")[0])
+            fields.update(IDENTIFIER.findall(declared)[1:])
+    return fields
+
+
 def late_uses(text):
     """{section: set of names} shown before their definition and not named in the prose just before."""
     all_blocks = blocks(text.split(APPENDIX)[0])
@@ -120,7 +134,7 @@ def late_uses(text):
         shown = re.sub(r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\])*\"", " ", shown_code(info, code), flags=re.S)
         before = "\n".join(prose)
         own = set(step_code.block_attributes(info).get("show", "").split())   # a step view shows their definitions
-        for name in set(IDENTIFIER.findall(shown)) - own:
+        for name in set(IDENTIFIER.findall(shown)) - own - field_names(shown):
             if defined.get(name, 0) > start and not re.search(r"\b%s\b" % re.escape(name), before):
                 late.setdefault(section, set()).add(name)
     return late

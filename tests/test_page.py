@@ -935,9 +935,10 @@ def test_tables_keep_their_first_column_when_scrolled_on_a_phone(browser):
     assert lost == [], "tables whose first column scrolls away on a phone: %r" % lost
 
 
-def matplotlib_figures(browser):
+def matplotlib_figures(browser, plots_only=True):
     """[(index among figure images, alt, smallest font size in the SVG's user units,
-    viewBox width)] of the figures drawn by matplotlib (docs/bench/plot.py, steps.py)."""
+    viewBox width)] of the figures drawn by matplotlib (docs/bench/plot.py, steps.py); with
+    plots_only false, of every SVG figure (the diagrams of docs/figures/ too)."""
     import base64
     import urllib.parse
     sources = browser.run("return Array.from(document.querySelectorAll('figure img')).map(i => [i.src, i.alt]);")
@@ -947,7 +948,7 @@ def matplotlib_figures(browser):
         if "svg" not in header:
             continue
         text = base64.b64decode(data).decode("utf-8") if ";base64" in header else urllib.parse.unquote(data)
-        if "Matplotlib" not in text:
+        if plots_only and "Matplotlib" not in text:
             continue
         sizes = [float(size) for size in re.findall(r"font-size:\s*([0-9.]+)px", text)]
         sizes += [float(size) for size in re.findall(r"font:\s*(?:[a-z]+\s+)*([0-9.]+)px", text)]
@@ -958,13 +959,13 @@ def matplotlib_figures(browser):
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("width,height", VIEWS, ids=["375px", "1280px"])
-def test_plot_text_is_at_least_10px(browser, width, height, scheme):
-    """The benchmark plots are drawn for the column: their smallest text, at
-    the size the page shows them, is 10 CSS px or more (at 1x)."""
+def test_figure_text_is_at_least_10px(browser, width, height, scheme):
+    """Every figure, plot or diagram, is drawn for the column (on a phone, at the column's width in a box that
+    scrolls): its smallest text, at the size the page shows it, is 10 CSS px or more (at 1x)."""
     browser, _, _ = browser
     browser.view(width, height, dark=scheme == "dark")
-    plots = matplotlib_figures(browser)
-    assert len(plots) >= 2, "the Results and steps plots are not on the page"
+    plots = matplotlib_figures(browser, plots_only=False)
+    assert len(plots) >= 10, "the figures are not on the page"
     widths = browser.run("return Array.from(document.querySelectorAll('figure img'))"
                          ".map(i => i.getBoundingClientRect().width);")
     small = ["%s: %.1f px" % (alt[:50], size * widths[index] / view_width)
