@@ -64,7 +64,7 @@ text { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "
 .faint { stroke: #8b949e; fill: none; }
 .arrowhead { fill: #596270; }
 @media (prefers-color-scheme: dark) {
-  text { fill: #e2e5e9; }
+  text { fill: #ffffff; }   /* 4.5:1 or more on the mid-tone cells, too */
   .muted { fill: #a7afba; }
   .ink { stroke: #e2e5e9; }
   .line { stroke: #a7afba; }
@@ -310,7 +310,7 @@ def tiling():
         for r in range(WARPS_M):
             for c in range(WARPS_N):
                 svg.text(p2x + (c + 0.5) * ww, p2y + (r + 0.5) * wh + 5, "warp %d" % (r * WARPS_N + c),
-                         class_="tiny muted", text_anchor="middle")
+                         class_="tiny", text_anchor="middle")   # on a coloured warp: full contrast
     svg.text(p2x + p2w / 2, p2y + p2h + 20, "BLOCK_N = %d" % BLOCK_N, class_="small muted",
              text_anchor="middle")
     svg.text(p2x - slab - 16, p2y + p2h / 2, "BLOCK_M = %d" % BLOCK_M, class_="small muted",
