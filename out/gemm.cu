@@ -3157,7 +3157,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
     cluster_sync();   /* the other block may still copy into us or arrive on our barriers */
 #endif
 }
-#line 4939 "gemm.md"
+#line 4938 "gemm.md"
 /* The H100 SXM's dense tensor rates, TFLOP/s (TOP/s), in TYPE_PAIR's order (NVIDIA H100 datasheet). */
 static const double HOPPER_RATED[] = {989, 989, 1979, 1979, 989, 494, 67};
 #define HOPPER_BANDWIDTH 3.35e12   /* bytes/s: the H100 SXM's HBM3 (datasheet); tiles without a cluster count it */
@@ -3181,29 +3181,25 @@ static int hopper_whole_tiles(int step, int tiles, int clusters, int k_padded)
     bool fill = tile.fill && tiles * tile.fill_share <= clusters && seconds >= HOPPER_FILL_SECONDS;
     return split ? tiles - last : fill ? 0 : tiles;
 }
-#line 4969 "gemm.md"
-/* Where the share of `cluster` begins among a last round's `slabs`, numbered tile after tile. */
-__host__ __device__ static inline long long share_begin(int cluster, int clusters, long long slabs)
+#line 4971 "gemm.md"
+/* The pieces each tile of a last round of `tiles` is cut into along K: one per cluster, at most one per slab. */
+__host__ __device__ static inline int split_parts(int clusters, int tiles, int k_tiles)
 {
-    return slabs * cluster / clusters;
+    return clusters / tiles < k_tiles ? clusters / tiles : k_tiles;
 }
 
-/* Piece n (0 or 1) of the share of `cluster` in a last round of `tiles` tiles (numbered from 0 here), in slot
-   2 cluster + n. False if there is no such piece. */
+/* Piece n of the share of `cluster` in a last round of `tiles` tiles (numbered from 0 here): the share is one
+   piece, n = 0, in slot `cluster`, and the clusters past tiles x parts have none. False if there is no such piece. */
 __host__ __device__ static inline bool share_piece(int n, int cluster, int clusters, int tiles, int k_tiles,
                                                    Piece *piece)
 {
-    long long slabs = (long long)tiles * k_tiles, end = share_begin(cluster + 1, clusters, slabs);
-    long long begin = share_begin(cluster, clusters, slabs);
-    if (n == 1)   /* the second piece starts where the next tile does */
-        begin = (begin / k_tiles + 1) * k_tiles;
-    if (n > 1 || begin >= end)
+    int parts = split_parts(clusters, tiles, k_tiles), part = cluster / tiles;
+    if (n > 0 || part >= parts)
         return false;
-    long long tile_begin = begin / k_tiles * k_tiles;
-    piece->tile = (int)(begin / k_tiles);
-    piece->k_begin = (int)(begin - tile_begin);
-    piece->k_end = (int)(end - tile_begin < k_tiles ? end - tile_begin : k_tiles);
-    piece->slot = 2 * cluster + n;
+    piece->tile = cluster % tiles;
+    piece->k_begin = (int)((long long)k_tiles * part / parts);
+    piece->k_end = (int)((long long)k_tiles * (part + 1) / parts);
+    piece->slot = cluster;
     return true;
 }
 
@@ -3211,11 +3207,7 @@ __host__ __device__ static inline bool share_piece(int n, int cluster, int clust
    share has none. */
 __host__ __device__ static inline int piece_slot(int other, int clusters, int tiles, int tile, int k_tiles)
 {
-    long long slabs = (long long)tiles * k_tiles, first = (long long)tile * k_tiles;
-    long long begin = share_begin(other, clusters, slabs), end = share_begin(other + 1, clusters, slabs);
-    if (begin >= end || end <= first || begin >= first + k_tiles)
-        return -1;
-    return 2 * other + (begin < first);   /* its second piece if the share began in an earlier tile */
+    return other / tiles < split_parts(clusters, tiles, k_tiles) && other % tiles == tile ? other : -1;
 }
 
 template <int STEP>
@@ -3226,7 +3218,7 @@ __device__ static inline int hopper_tiles(const Shape *shape)
 }
 
 /* This cluster's piece number n: without PIECES its whole tiles, number `cluster` and every `clusters`-th after
-   it, below last->whole; with PIECES the one or two pieces of its share of the tiles from last->whole on. */
+   it, below last->whole; with PIECES its one piece of the tiles from last->whole on. */
 template <int STEP, bool PIECES>
 __device__ static inline bool next_piece(int n, const Shape *shape, const LastRound *last, Piece *piece)
 {
@@ -3241,7 +3233,7 @@ __device__ static inline bool next_piece(int n, const Shape *shape, const LastRo
     piece->tile += last->whole;
     return found;
 }
-#line 5036 "gemm.md"
+#line 5030 "gemm.md"
 #define GATHER_THREADS 256                      /* one element of a block tile each */
 #define HOPPER_MAX_CLUSTERS GATHER_THREADS      /* the most clusters a split round is dealt to: one thread each */
 
@@ -3291,7 +3283,7 @@ __global__ void __launch_bounds__(GATHER_THREADS) d_gather_pieces(accum_t *__res
     accum_t *element = c + (size_t)(top + e / cols) * ldc + left + e % cols;
     *element = scale_accumulator(alpha, (accum_t)sum, beta, beta != 0 ? *element : ACCUM_ZERO);
 }
-#line 5132 "gemm.md"
+#line 5126 "gemm.md"
 /* One of step 8's tiles: a kind of d_gemm_hopper and its speed per flop, in percent of the 128 x 256 tile's. */
 typedef struct {
     int kind;
@@ -3315,7 +3307,7 @@ static Shape hopper_roles(const Shape *shape);              /* M and N as the ke
 
 /* The tile of HOPPER_TILES whose rounds take the least time on `sms` SMs: a round is one tile per cluster, and
    takes one tile's flops at the cluster's share of the rated speed times the tile's speed; tiles that are all
-   split along K (step 7) make tiles / clusters rounds and cost HOPPER_SPLIT_SECONDS more. On a tie, the first. */
+   split along K (step 7) take one piece's share of a round and cost HOPPER_SPLIT_SECONDS more. On a tie, the first. */
 static int hopper_by_shape(int m, int n, int k, int sms)
 {
     int best = HOPPER_LAST;
@@ -3328,7 +3320,8 @@ static int hopper_by_shape(int m, int n, int k, int sms)
         int tiles = padded.m_padded / (tile.block_m * tile.cluster) * (padded.n_padded / tile.block_n);
         int clusters = sms / tile.cluster > 0 ? sms / tile.cluster : 1;
         bool split = hopper_whole_tiles(HOPPER_TILES[i].kind, tiles, clusters, padded.k_padded) == 0;   /* all */
-        double rounds = split ? (double)tiles / clusters : (double)((tiles + clusters - 1) / clusters);
+        double rounds = split ? 1.0 / split_parts(clusters, tiles, padded.k_padded / tile.block_k)   /* a piece */
+                              : (double)((tiles + clusters - 1) / clusters);
         double flops = 2.0 * tile.block_m * tile.cluster * tile.block_n * padded.k_padded;   /* one cluster tile */
         double time = rounds * flops / (HOPPER_RATED[TYPE_PAIR] * 1e12 / clusters * HOPPER_TILES[i].speed / 100) +
                       (split ? HOPPER_SPLIT_SECONDS : 0);
@@ -3339,7 +3332,7 @@ static int hopper_by_shape(int m, int n, int k, int sms)
     }
     return best;
 }
-#line 5226 "gemm.md"
+#line 5221 "gemm.md"
 #if !HOPPER_WGMMA || HOPPER_A_REGS
 /* The byte offset of element (mn, k) in a swizzled slab, K-major or MN-major (The swizzled layout). */
 __device__ static inline int slab_offset(bool mn_major, int mn, int k)
@@ -3364,7 +3357,7 @@ __device__ static inline void load_four(const unsigned char *slab, int mn, int t
     }
 }
 #endif
-#line 5256 "gemm.md"
+#line 5251 "gemm.md"
 #if !HOPPER_WGMMA
 #define MMA_F64(d, i, a, b)                                                                                  \
     asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "                     \
@@ -3403,7 +3396,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     }
 }
 #endif
-#line 5321 "gemm.md"
+#line 5316 "gemm.md"
 #if HOPPER_A_REGS
 /* tf32's wgmma of 64 x n with A from this thread's four registers a[0..3] (operands i0 .. i3) */
 #define WGMMA_A_REGS(n, list, outputs, i0, i1, i2, i3, ib, is, a, b, scale)                                 \
@@ -3445,7 +3438,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 5380 "gemm.md"
+#line 5375 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed. 32 x 8 threads per block, a 32 x 32 tile each (the last
    ones cut at the edges: f64's padded K is a multiple of 16). */
@@ -3480,7 +3473,7 @@ static bool hopper_prepares(int operand)   /* the problem's A or B, whichever ro
 {
     return (operand == 0) != HOPPER_SWAP ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 5425 "gemm.md"
+#line 5420 "gemm.md"
 #if IS_INTEGER   /* an int8 operand transposed first is transposed in tiles this wide along M or N */
 #define HOPPER_WHOLE_M (HOPPER_TRANSPOSE_A ? TRANSPOSE_COLS : 1)
 #define HOPPER_WHOLE_N (HOPPER_TRANSPOSE_B ? TRANSPOSE_COLS : 1)
@@ -3532,7 +3525,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, b, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 5484 "gemm.md"
+#line 5479 "gemm.md"
 static TileGeometry hopper_geometry(int step)
 {
     HopperTile hopper = hopper_tile(step);
@@ -3583,7 +3576,7 @@ static const void *hopper_gather_kernel(int kind)
 {
     return HOPPER_GATHER_KERNELS[kind < HOPPER_LAST ? 0 : kind - HOPPER_LAST];
 }
-#line 5542 "gemm.md"
+#line 5537 "gemm.md"
 static int hopper_kind(int kernel, int m, int n, int k, int sms)
 {
     int step = hopper_step(kernel);
@@ -3610,7 +3603,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
                                             tile.shared_bytes));
     }
 }
-#line 5576 "gemm.md"
+#line 5571 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. */
 static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
 {
@@ -3645,10 +3638,10 @@ static void setup_hopper(Run *run)
     run->whole_tiles = fit <= HOPPER_MAX_CLUSTERS ? hopper_whole_tiles(step, tiles, fit, roles.k_padded) : tiles;
     run->split_tiles = tiles - run->whole_tiles;
     run->grid_clusters = (tile.persistent && fit < tiles) || run->split_tiles > 0 ? fit : tiles;   /* a split: all */
-    if (run->whole_tiles < tiles)   /* step 6: two slots per cluster, one block tile per block each */
-        CHECK_CUDA(cudaMalloc(&run->slots, (size_t)2 * fit * tile.cluster * tile.block_m * tile.block_n * sizeof(accum_t)));
+    if (run->whole_tiles < tiles)   /* step 6: a slot per cluster, one block tile per block */
+        CHECK_CUDA(cudaMalloc(&run->slots, (size_t)fit * tile.cluster * tile.block_m * tile.block_n * sizeof(accum_t)));
 }
-#line 5623 "gemm.md"
+#line 5618 "gemm.md"
 
 static void launch_hopper(const Run *run)
 {
@@ -3685,7 +3678,7 @@ static void launch_hopper(const Run *run)
     gather.numAttrs = 1;
     CHECK_CUDA(cudaLaunchKernelExC(&gather, hopper_gather_kernel(step), gather_arguments));
 }
-#line 5679 "gemm.md"
+#line 5674 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -3738,7 +3731,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 5737 "gemm.md"
+#line 5732 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -3775,7 +3768,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 5934 "gemm.md"
+#line 5929 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
@@ -4062,7 +4055,7 @@ static void test_pieces(void)
                 for (int k = piece.k_begin; k < piece.k_end; k++)
                     covered[(size_t)piece.tile * k_tiles + k]++;
                 pieces[piece.tile]++;
-                slots_match &= piece.slot / 2 == cluster &&
+                slots_match &= piece.slot == cluster &&
                                piece_slot(cluster, clusters, tiles, piece.tile, k_tiles) == piece.slot;
             }
         for (size_t e = 0; e < (size_t)tiles * k_tiles; e++)
