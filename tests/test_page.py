@@ -935,7 +935,7 @@ def test_tables_keep_their_first_column_when_scrolled_on_a_phone(browser):
     assert lost == [], "tables whose first column scrolls away on a phone: %r" % lost
 
 
-def matplotlib_figures(browser, plots_only=True):
+def svg_figures(browser, plots_only=True):
     """[(index among figure images, alt, smallest font size in the SVG's user units,
     viewBox width)] of the figures drawn by matplotlib (docs/bench/plot.py, steps.py); with
     plots_only false, of every SVG figure (the diagrams of docs/figures/ too)."""
@@ -964,7 +964,7 @@ def test_figure_text_is_at_least_10px(browser, width, height, scheme):
     scrolls): its smallest text, at the size the page shows it, is 10 CSS px or more (at 1x)."""
     browser, _, _ = browser
     browser.view(width, height, dark=scheme == "dark")
-    plots = matplotlib_figures(browser, plots_only=False)
+    plots = svg_figures(browser, plots_only=False)
     assert len(plots) >= 10, "the figures are not on the page"
     widths = browser.run("return Array.from(document.querySelectorAll('figure img'))"
                          ".map(i => i.getBoundingClientRect().width);")
@@ -977,7 +977,7 @@ def test_plots_follow_the_colour_scheme(browser):
     """A plot's text is dark on a light page and light on a dark one: the SVG
     carries its own prefers-color-scheme rule (plot.py's themed())."""
     browser, url, _ = browser
-    plots = matplotlib_figures(browser)
+    plots = svg_figures(browser)
     assert plots, "no plots on the page"
     driver = browser.driver
     page_window = driver.current_window_handle
