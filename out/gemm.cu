@@ -3198,7 +3198,7 @@ static int hopper_whole_tiles(int step, int tiles, int clusters, int k_padded)
     bool fill = tile.fill && tiles * tile.fill_share <= clusters && seconds >= HOPPER_FILL_SECONDS;
     return split ? tiles - last : fill ? 0 : tiles;
 }
-#line 4988 "gemm.md"
+#line 4989 "gemm.md"
 /* The pieces each tile of a last round of `tiles` is cut into along K: one per cluster, at most one per slab. */
 __host__ __device__ static inline int split_parts(int clusters, int tiles, int k_tiles)
 {
@@ -3250,7 +3250,7 @@ __device__ static inline bool next_piece(int n, const Shape *shape, const LastRo
     piece->tile += last->whole;
     return found;
 }
-#line 5047 "gemm.md"
+#line 5048 "gemm.md"
 #define GATHER_THREADS 256                      /* one element of a block tile each */
 #define HOPPER_MAX_CLUSTERS GATHER_THREADS      /* the most clusters a split round is dealt to: one thread each */
 
@@ -3487,7 +3487,7 @@ static bool hopper_prepares(int operand)   /* the problem's A or B, whichever ro
 {
     return (operand == 0) != HOPPER_SWAP ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 5432 "gemm.md"
+#line 5431 "gemm.md"
 #if IS_INTEGER   /* an int8 operand transposed first is transposed in tiles this wide along M or N */
 #define HOPPER_WHOLE_M (HOPPER_TRANSPOSE_A ? TRANSPOSE_COLS : 1)
 #define HOPPER_WHOLE_N (HOPPER_TRANSPOSE_B ? TRANSPOSE_COLS : 1)
@@ -3540,7 +3540,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, b, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 5490 "gemm.md"
+#line 5489 "gemm.md"
 static TileGeometry hopper_geometry(int step)
 {
     HopperTile hopper = hopper_tile(step);
@@ -3591,7 +3591,7 @@ static const void *hopper_gather_kernel(int kind)
 {
     return HOPPER_GATHER_KERNELS[kind < HOPPER_LAST ? 0 : kind - HOPPER_LAST];
 }
-#line 5547 "gemm.md"
+#line 5546 "gemm.md"
 static int hopper_kind(int kernel, int m, int n, int k, int sms)
 {
     int step = hopper_step(kernel);
@@ -3618,7 +3618,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
                                             tile.shared_bytes));
     }
 }
-#line 5581 "gemm.md"
+#line 5580 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. */
 static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
 {
@@ -3656,7 +3656,7 @@ static void setup_hopper(Run *run)
     if (run->whole_tiles < tiles)   /* step 6: a slot per cluster, one block tile per block */
         CHECK_CUDA(cudaMalloc(&run->slots, (size_t)fit * tile.cluster * tile.block_m * tile.block_n * sizeof(accum_t)));
 }
-#line 5628 "gemm.md"
+#line 5627 "gemm.md"
 
 static void launch_hopper(const Run *run)
 {
@@ -3693,7 +3693,7 @@ static void launch_hopper(const Run *run)
     gather.numAttrs = 1;
     CHECK_CUDA(cudaLaunchKernelExC(&gather, hopper_gather_kernel(step), gather_arguments));
 }
-#line 5684 "gemm.md"
+#line 5683 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -3746,7 +3746,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 5742 "gemm.md"
+#line 5741 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -3783,7 +3783,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 5937 "gemm.md"
+#line 5936 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
