@@ -1146,6 +1146,22 @@ def test_code_fits_the_column_on_a_desktop(browser, scheme):
     assert wide == [], "code blocks that scroll sideways at 1280 px"
 
 
+def test_wrapped_code_never_splits_an_operator(browser):
+    """At 1280 px, where long code lines wrap, no operator (->, --, <<) is broken across two lines:
+    every highlighted operator lies on one line box (the stylesheet keeps span.op whole)."""
+    browser, _, _ = browser
+    browser.view(1280, 900)
+    browser.run("document.querySelectorAll('details').forEach(d => d.open = true);")
+    try:
+        split = browser.run("""
+            return Array.from(document.querySelectorAll('main pre code.sourceCode span.op'))
+              .filter(op => op.textContent.length > 1 && op.getClientRects().length > 1)
+              .map(op => op.closest('span[id]').textContent.trim().slice(0, 80));""")
+    finally:
+        browser.run("document.querySelectorAll('details.listing').forEach(d => d.open = false);")
+    assert split == [], "operators split by a wrap at 1280 px, in these lines"
+
+
 def test_wrapped_code_lines_keep_their_indentation(page):
     """Every indented code line carries its indentation (--i) and no hidden
     per-line link is left (docs/code_lines.py ran)."""
