@@ -2915,7 +2915,7 @@ __device__ static inline void settle(float &r) { asm volatile("" : "+f"(r)::"mem
 __device__ static inline void settle(unsigned &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(int &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(double &r) { asm volatile("" : "+d"(r)::"memory"); }
-#line 4569 "gemm.md"
+#line 4570 "gemm.md"
 /* Requests the slab k_tile of an operand from row (along M or N) mn0 on, into `slab`. */
 __device__ static inline void copy_operand(void *slab, const CUtensorMap *map, bool mn_major, int mn0, int k_tile,
                                            unsigned long long *full, unsigned short mask)
@@ -2939,7 +2939,7 @@ __device__ static inline void hopper_position(int index, int rank, const Shape *
     *m0 = row * tile.cluster_m + (tile.share_a ? 0 : rank * tile.block_m);
     *n0 = col * tile.cluster_n + (tile.share_a ? rank * tile.block_n : 0);
 }
-#line 4599 "gemm.md"
+#line 4600 "gemm.md"
 /* A cluster's work, one piece at a time: slabs k_begin .. k_end - 1 of tile number `tile`. A piece is a whole
    tile, except in step 6's launch for the last round ([The last round](#the-last-round)). */
 typedef struct {
@@ -2987,7 +2987,7 @@ __device__ static inline void produce(unsigned char *slabs, unsigned long long *
         }
     }
 }
-#line 4653 "gemm.md"
+#line 4654 "gemm.md"
 /* Accumulator sets per consumer thread: one per 64-row wgmma (f64: one per 16-row mma.sync of a warp's 32 rows). */
 #define HOPPER_SUBTILES(step) (HOPPER_WGMMA ? hopper_tile(step).block_m / hopper_tile(step).consumers / 64 : 2)
 #define HOPPER_RELEASERS (HOPPER_WGMMA ? 1 : 4)   /* arrivals per consumer on `empty`: one, or each warp's (f64) */
@@ -3035,7 +3035,7 @@ __device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HO
         for (int r = 0; r < HOPPER_REGS(STEP); r++)
             settle(d[sub][r]);
 }
-#line 4706 "gemm.md"
+#line 4707 "gemm.md"
 #if HOPPER_WGMMA && !HOPPER_A_REGS
 template <int STEP>
 __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HOPPER_REGS(STEP)],
@@ -3054,7 +3054,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 4740 "gemm.md"
+#line 4741 "gemm.md"
 typedef struct __align__(2 * sizeof(accum_t)) {
     accum_t value[2];
 } AccumPair;
@@ -3115,7 +3115,7 @@ __device__ static inline void store_hopper(const wgmma_acc_t (&d)[HOPPER_REGS(ST
             *destination = result;
         }
 }
-#line 4809 "gemm.md"
+#line 4810 "gemm.md"
 template <int STEP, bool PIECES = false>
 __global__ void __launch_bounds__(hopper_tile(STEP).threads, 1)
 d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t beta,
@@ -3136,7 +3136,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
         }
     fence_barrier_init();
     cluster_sync();   /* both blocks' barriers are ready before either copies */
-#line 4837 "gemm.md"
+#line 4838 "gemm.md"
     int rank = cluster_rank(), warpgroup = threadIdx.x / 128;
     if (warpgroup == tile.consumers) {
         producer_registers();
@@ -3169,7 +3169,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
     cluster_sync();   /* the other block may still copy into us or arrive on our barriers */
 #endif
 }
-#line 4952 "gemm.md"
+#line 4953 "gemm.md"
 /* The H100 SXM's dense tensor rates, TFLOP/s (TOP/s), in TYPE_PAIR's order (NVIDIA H100 datasheet). */
 static const double HOPPER_RATED[] = {989, 989, 1979, 1979, 989, 494, 67};
 #define HOPPER_BANDWIDTH 3.35e12   /* bytes/s: the H100 SXM's HBM3 (datasheet); step 8's small tiles count it */
@@ -3198,7 +3198,7 @@ static int hopper_whole_tiles(int step, int tiles, int clusters, int k_padded)
     bool fill = tile.fill && tiles * tile.fill_share <= clusters && seconds >= HOPPER_FILL_SECONDS;
     return split ? tiles - last : fill ? 0 : tiles;
 }
-#line 4989 "gemm.md"
+#line 4990 "gemm.md"
 /* The pieces each tile of a last round of `tiles` is cut into along K: one per cluster, at most one per slab. */
 __host__ __device__ static inline int split_parts(int clusters, int tiles, int k_tiles)
 {
@@ -3227,10 +3227,10 @@ __host__ __device__ static inline int piece_slot(int other, int clusters, int ti
     return other / tiles < split_parts(clusters, tiles, k_tiles) && other % tiles == tile ? other : -1;
 }
 
-template <int STEP>
-__device__ static inline int hopper_tiles(const Shape *shape)
+/* The cluster tiles of step `step` in a problem padded for it, as the kernel sees it. */
+__host__ __device__ static inline int hopper_tiles(int step, const Shape *shape)
 {
-    constexpr HopperTile tile = hopper_tile(STEP);
+    HopperTile tile = hopper_tile(step);
     return shape->m_padded / tile.cluster_m * (shape->n_padded / tile.cluster_n);
 }
 
@@ -3246,11 +3246,11 @@ __device__ static inline bool next_piece(int n, const Shape *shape, const LastRo
         *piece = Piece{cluster + n * clusters, 0, k_tiles, 0};
         return piece->tile < last->whole;
     }
-    bool found = share_piece(n, cluster, clusters, hopper_tiles<STEP>(shape) - last->whole, k_tiles, piece);
+    bool found = share_piece(n, cluster, clusters, hopper_tiles(STEP, shape) - last->whole, k_tiles, piece);
     piece->tile += last->whole;
     return found;
 }
-#line 5048 "gemm.md"
+#line 5049 "gemm.md"
 #define GATHER_THREADS 256                      /* one element of a block tile each */
 #define HOPPER_MAX_CLUSTERS GATHER_THREADS      /* the most clusters a split round is dealt to: one thread each */
 
@@ -3285,7 +3285,7 @@ __global__ void __launch_bounds__(GATHER_THREADS) d_gather_pieces(accum_t *__res
     int block_tile = blockIdx.x / (size / GATHER_THREADS), e = blockIdx.x % (size / GATHER_THREADS) * GATHER_THREADS +
                                                                threadIdx.x;
     int round_tile = block_tile / tile.cluster, rank = block_tile % tile.cluster;
-    int tiles = hopper_tiles<STEP>(&shape) - last.whole, k_tiles = shape.k_padded / tile.block_k;
+    int tiles = hopper_tiles(STEP, &shape) - last.whole, k_tiles = shape.k_padded / tile.block_k;
     int count = gather_slots(slots, warp_found, clusters, tiles, round_tile, k_tiles);
     int m0, n0;
     hopper_position<STEP>(last.whole + round_tile, rank, &shape, &m0, &n0);
@@ -3300,7 +3300,7 @@ __global__ void __launch_bounds__(GATHER_THREADS) d_gather_pieces(accum_t *__res
     accum_t *element = c + (size_t)(top + e / cols) * ldc + left + e % cols;
     *element = scale_accumulator(alpha, (accum_t)sum, beta, beta != 0 ? *element : ACCUM_ZERO);
 }
-#line 5144 "gemm.md"
+#line 5145 "gemm.md"
 /* One of step 8's tiles: a kind of d_gemm_hopper and its speed per flop, in percent of the 128 x 256 tile's. */
 typedef struct {
     int kind;
@@ -3331,7 +3331,7 @@ static int hopper_by_shape(int m, int n, int k, int sms)
             continue;
         HopperTile tile = hopper_tile(HOPPER_TILES[i].kind);
         Shape stored = hopper_shape(m, n, k, HOPPER_TILES[i].kind), padded = hopper_roles(&stored);
-        int tiles = padded.m_padded / tile.cluster_m * (padded.n_padded / tile.cluster_n);
+        int tiles = hopper_tiles(HOPPER_TILES[i].kind, &padded);
         int clusters = sms / tile.cluster > 0 ? sms / tile.cluster : 1;
         bool split = hopper_whole_tiles(HOPPER_TILES[i].kind, tiles, clusters, padded.k_padded) == 0;   /* all */
         double rounds = split ? 1.0 / split_parts(clusters, tiles, padded.k_padded / tile.block_k)   /* a piece */
@@ -3346,7 +3346,7 @@ static int hopper_by_shape(int m, int n, int k, int sms)
     }
     return best;
 }
-#line 5235 "gemm.md"
+#line 5236 "gemm.md"
 #if !HOPPER_WGMMA || HOPPER_A_REGS
 /* The byte offset of element (mn, k) in a swizzled slab, K-major or MN-major (The swizzled layout). */
 __device__ static inline int slab_offset(bool mn_major, int mn, int k)
@@ -3371,7 +3371,7 @@ __device__ static inline void load_four(const unsigned char *slab, int mn, int t
     }
 }
 #endif
-#line 5265 "gemm.md"
+#line 5266 "gemm.md"
 #if !HOPPER_WGMMA
 #define MMA_F64(d, i, a, b)                                                                                  \
     asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "                     \
@@ -3410,7 +3410,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     }
 }
 #endif
-#line 5329 "gemm.md"
+#line 5330 "gemm.md"
 #if HOPPER_A_REGS
 /* tf32's wgmma of 64 x n with A from this thread's four registers a[0..3] (operands i0 .. i3) */
 #define WGMMA_A_REGS(n, list, outputs, i0, i1, i2, i3, ib, is, a, b, scale)                                 \
@@ -3452,7 +3452,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 5387 "gemm.md"
+#line 5388 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed. 32 x 8 threads per block, a 32 x 32 tile each (the last
    ones cut at the edges: f64's padded K is a multiple of 16). */
@@ -3487,7 +3487,7 @@ static bool hopper_prepares(int operand)   /* the problem's A or B, whichever ro
 {
     return (operand == 0) != HOPPER_SWAP ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 5431 "gemm.md"
+#line 5432 "gemm.md"
 #if IS_INTEGER   /* an int8 operand transposed first is transposed in tiles this wide along M or N */
 #define HOPPER_WHOLE_M (HOPPER_TRANSPOSE_A ? TRANSPOSE_COLS : 1)
 #define HOPPER_WHOLE_N (HOPPER_TRANSPOSE_B ? TRANSPOSE_COLS : 1)
@@ -3540,7 +3540,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, b, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 5489 "gemm.md"
+#line 5490 "gemm.md"
 static TileGeometry hopper_geometry(int step)
 {
     HopperTile hopper = hopper_tile(step);
@@ -3591,7 +3591,7 @@ static const void *hopper_gather_kernel(int kind)
 {
     return HOPPER_GATHER_KERNELS[kind < HOPPER_LAST ? 0 : kind - HOPPER_LAST];
 }
-#line 5546 "gemm.md"
+#line 5547 "gemm.md"
 static int hopper_kind(int kernel, int m, int n, int k, int sms)
 {
     int step = hopper_step(kernel);
@@ -3618,7 +3618,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
                                             tile.shared_bytes));
     }
 }
-#line 5580 "gemm.md"
+#line 5581 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. */
 static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
 {
@@ -3643,7 +3643,7 @@ static void setup_hopper(Run *run)
     int step = run->hopper;
     HopperTile tile = hopper_tile(step);
     Shape roles = hopper_roles(&run->shape);
-    int tiles = roles.m_padded / tile.cluster_m * (roles.n_padded / tile.cluster_n);
+    int tiles = hopper_tiles(step, &roles);
     int fit = 0;
     cudaLaunchAttribute attribute;
     cudaLaunchConfig_t config = hopper_launch(step, tiles, &attribute);
@@ -3656,7 +3656,7 @@ static void setup_hopper(Run *run)
     if (run->whole_tiles < tiles)   /* step 6: a slot per cluster, one block tile per block */
         CHECK_CUDA(cudaMalloc(&run->slots, (size_t)fit * tile.cluster * tile.block_m * tile.block_n * sizeof(accum_t)));
 }
-#line 5627 "gemm.md"
+#line 5628 "gemm.md"
 
 static void launch_hopper(const Run *run)
 {
@@ -3678,8 +3678,7 @@ static void launch_hopper(const Run *run)
         return;
     /* step 6: the last round's pieces, then their sums into C */
     HopperTile tile = hopper_tile(step);
-    int tiles = copy.shape.m_padded / tile.cluster_m * (copy.shape.n_padded / tile.cluster_n);
-    unsigned blocks = (unsigned)((tiles - run->whole_tiles) * tile.cluster * (tile.block_m * tile.block_n / GATHER_THREADS));
+    unsigned blocks = (unsigned)(run->split_tiles * tile.cluster * (tile.block_m * tile.block_n / GATHER_THREADS));
     CHECK_CUDA(cudaLaunchKernelExC(&config, hopper_pieces_kernel(step), arguments));
     int clusters = run->grid_clusters;
     void *gather_arguments[] = {&copy.c, &copy.shape, &copy.alpha, &copy.beta, &last, &clusters};
