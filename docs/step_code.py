@@ -462,8 +462,8 @@ def body_lines(text, indent):
             lines[0] = " " * (indent + 4) + lines[0].strip()
         if lines and lines[-1].strip() == "":
             lines = lines[:-1]
-    else:
-        lines = [" " * (indent + 4) + text]
+    else:   # one statement, perhaps over several lines (a `for` and its body) after a comment
+        lines = (" " * (indent + 4) + text).split("\n")
     return "\n".join(line[4:] if line.startswith(" " * 4) else line.lstrip() for line in lines)
 
 
@@ -521,7 +521,8 @@ def fold_ifs(text, env):
 
 
 def condition_start(text, question):
-    """Where the condition of the `?` at text[question] starts: after `(`, `,`, `=`, `{` or `return`."""
+    """Where the condition of the `?` at text[question] starts: after `(`, `,`, `=`, `{`, `return`, or the `?` or
+    `:` of the ternary it is a branch of (not `::`)."""
     depth, i = 0, question - 1
     while i >= 0:
         c = text[i]
@@ -532,6 +533,8 @@ def condition_start(text, question):
                 return i + 1
             depth -= 1
         elif depth == 0 and c in ",;{":
+            return i + 1
+        elif depth == 0 and c in "?:" and text[i - 1:i] != ":" and text[i + 1:i + 2] != ":":   # `a ? b : c ? d : e`
             return i + 1
         elif depth == 0 and c == "=" and text[i - 1] not in "=!<>" and text[i + 1] != "=":
             return i + 1
@@ -659,7 +662,8 @@ def with_numbers(lines, env):
         value = env.get(match.group(0))
         return str(int(value)) if isinstance(value, int) and not isinstance(value, bool) else match.group(0)
     lines = [line if "tile = " in line else re.sub(r"\btile\.\w+\b(?!\.)", number, line) for line in lines]
-    return [re.sub(r"(?<![\w.])1 && ", "", line) for line in lines]   # `if (1 && x)`: a count of 1 is true
+    # `if (1 && x)`: a count of 1 is true; not the 1 of a comparison or a sum (`2 > 1 && x`)
+    return [re.sub(r"(?<![\w.<>=!+*/%-] )(?<![\w.])1 && ", "", line) for line in lines]
 
 
 def view(md_path, kernel, step, show, called_only=False, numbers=False):

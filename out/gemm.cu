@@ -2988,10 +2988,10 @@ __device__ static inline void produce(unsigned char *slabs, unsigned long long *
                          n0 + rank * (tile.block_n / tile.cluster), k_tile, &full[s], everyone);
         }
     }
-    /* the other block's consumers arrive on our `empty`: the block stays until the last `stages` are released */
-    for (int done = use - tile.stages; tile.cluster > 1 && done < use; done++)
-        if (done >= 0)
-            barrier_wait(&empty[done % tile.stages], done / tile.stages);
+    if (tile.cluster > 1)   /* the other block's consumers arrive on our `empty`: stay until our last slabs are free */
+        for (int done = use - tile.stages; done < use; done++)
+            if (done >= 0)
+                barrier_wait(&empty[done % tile.stages], done / tile.stages);
 }
 #line 4658 "gemm.md"
 /* Accumulator sets per consumer thread: one per 64-row wgmma (f64: one per 16-row mma.sync of a warp's 32 rows). */

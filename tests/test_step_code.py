@@ -225,6 +225,26 @@ class Folding(unittest.TestCase):
         with self.assertRaises(step_code.StepError):
             step_code.find_function(lines[:6], "geo")
 
+    def test_a_ternary_in_another_ternarys_else_folds(self):
+        """`split ? a : fill ? 0 : t` with fill known false is `split ? a : t` (step 6 showed `false ? 0 : t`)."""
+        self.assertEqual(step_code.fold_ternaries("    return split ? t - l : fill ? 0 : t;\n", {"fill": False}),
+                         "    return split ? t - l : t;\n")
+        self.assertEqual(step_code.fold_ternaries("    x = ns::f(a) ? 1 : 2;\n", {}), "    x = ns::f(a) ? 1 : 2;\n")
+
+    def test_numbers_keep_the_1_of_a_comparison(self):
+        """A count of 1 in `if (1 && x)` goes; the 1 of `2 > 1 && x` stays (it once printed `2 > x`)."""
+        env = {"tile.cluster": 2, "tile.consumers": 1}
+        self.assertEqual(step_code.with_numbers(["    for (; tile.cluster > 1 && i < n; i++)"], env),
+                         ["    for (; 2 > 1 && i < n; i++)"])
+        self.assertEqual(step_code.with_numbers(["    if (tile.consumers && x)"], env), ["    if (x)"])
+
+    def test_a_branch_of_several_lines_without_braces_is_dedented(self):
+        lines = ["void f(int n)", "{", "    if (tile.wait)   /* stay */", "        for (int i = 0; i < n; i++)",
+                 "            if (i >= 0)", "                g(i);", "}"]
+        self.assertEqual(step_code.fold(lines, {"tile.wait": True}),
+                         ["void f(int n)", "{", "    /* stay */", "    for (int i = 0; i < n; i++)",
+                          "        if (i >= 0)", "            g(i);", "}"])
+
     def test_changed_lines(self):
         self.assertEqual(step_code.changed_lines(["a", "b"], ["a", "c", "b"]), [2])
         self.assertEqual(step_code.ranges([1, 2, 3, 7]), "1-3,7")
