@@ -3196,16 +3196,14 @@ __host__ __device__ static inline int split_parts(int clusters, int tiles, int k
 
 /* How many of `tiles` run whole on `clusters` clusters: all of them unless the step splits a last round of at
    most clusters / 2 tiles after at least one whole round, where a tile's time less one piece's is at least twice
-   HOPPER_SPLIT_SECONDS; from step 7 none when there are at most clusters / fill_share tiles in all, each
-   HOPPER_FILL_SECONDS or more. A tile's time is its work at the rated speed; a memory-bound tile's is also at
-   least that of reading its operands at its share of the memory's speed. */
+   HOPPER_SPLIT_SECONDS. A tile's time is its work at the cluster's share of the rated speed. */
 static int hopper_whole_tiles(int step, int tiles, int clusters, int k_padded)
 {
     HopperTile tile = hopper_tile(step);
     double seconds = 2.0 * tile.cluster_m * tile.cluster_n * k_padded / (HOPPER_RATED[TYPE_PAIR] * 1e12 / clusters);
-    double bytes = (double)(tile.cluster_m + tile.cluster_n) * k_padded * sizeof(input_t);
-    if (tile.memory_bound && bytes / (HOPPER_BANDWIDTH / clusters) > seconds)
-        seconds = bytes / (HOPPER_BANDWIDTH / clusters);
+    if (tile.memory_bound)   /* step 8's small tiles: at least their operands' bytes at the cluster's share */
+        seconds = fmax(seconds, (double)(tile.cluster_m + tile.cluster_n) * k_padded * sizeof(input_t) /
+                                    (HOPPER_BANDWIDTH / clusters));
     int last = tiles % clusters;
     double saved = last > 0 ? seconds * (1 - 1.0 / split_parts(clusters, last, k_padded / tile.block_k)) : 0;
     bool split = tile.split && tiles > clusters && last > 0 && 2 * last <= clusters &&
@@ -3213,7 +3211,7 @@ static int hopper_whole_tiles(int step, int tiles, int clusters, int k_padded)
     bool fill = tile.fill && tiles * tile.fill_share <= clusters && seconds >= HOPPER_FILL_SECONDS;
     return split ? tiles - last : fill ? 0 : tiles;
 }
-#line 5005 "gemm.md"
+#line 5003 "gemm.md"
 /* The pieces each tile of a last round of `tiles` is cut into along K: one per cluster, at most one per slab. */
 __host__ __device__ static inline int split_parts(int clusters, int tiles, int k_tiles)
 {
@@ -3265,7 +3263,7 @@ __device__ static inline bool next_piece(int n, const Shape *shape, const LastRo
     piece->tile += last->whole;
     return found;
 }
-#line 5063 "gemm.md"
+#line 5061 "gemm.md"
 #define GATHER_THREADS 256                      /* one element of a block tile each */
 #define HOPPER_MAX_CLUSTERS GATHER_THREADS      /* the most clusters a split round is dealt to: one thread each */
 
@@ -3315,7 +3313,7 @@ __global__ void __launch_bounds__(GATHER_THREADS) d_gather_pieces(accum_t *__res
     accum_t *element = c + (size_t)(top + e / cols) * ldc + left + e % cols;
     *element = scale_accumulator(alpha, (accum_t)sum, beta, beta != 0 ? *element : ACCUM_ZERO);
 }
-#line 5159 "gemm.md"
+#line 5157 "gemm.md"
 /* One of step 8's tiles: a kind of d_gemm_hopper and its speed per flop, in percent of the 128 x 256 tile's. */
 typedef struct {
     int kind;
@@ -3361,7 +3359,7 @@ static int hopper_by_shape(int m, int n, int k, int sms)
     }
     return best;
 }
-#line 5250 "gemm.md"
+#line 5248 "gemm.md"
 #if !HOPPER_WGMMA || HOPPER_A_REGS
 /* The byte offset of element (mn, k) in a swizzled slab, K-major or MN-major (The swizzled layout). */
 __device__ static inline int slab_offset(bool mn_major, int mn, int k)
@@ -3386,7 +3384,7 @@ __device__ static inline void load_four(const unsigned char *slab, int mn, int t
     }
 }
 #endif
-#line 5280 "gemm.md"
+#line 5278 "gemm.md"
 #if !HOPPER_WGMMA
 #define MMA_F64(d, i, a, b)                                                                                  \
     asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "                     \
@@ -3425,7 +3423,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     }
 }
 #endif
-#line 5347 "gemm.md"
+#line 5345 "gemm.md"
 #if HOPPER_A_REGS
 /* tf32's wgmma of 64 x n with A from this thread's four registers a[0..3] (operands i0 .. i3) */
 #define WGMMA_A_REGS(n, list, outputs, i0, i1, i2, i3, ib, is, a, b, scale)                                 \
@@ -3467,7 +3465,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 5405 "gemm.md"
+#line 5403 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed. 32 x 8 threads per block, a 32 x 32 tile each (the last
    ones cut at the edges: f64's padded K is a multiple of 16). */
@@ -3502,7 +3500,7 @@ static bool hopper_prepares(int operand)   /* the problem's A or B, whichever ro
 {
     return (operand == 0) != HOPPER_SWAP ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 5449 "gemm.md"
+#line 5447 "gemm.md"
 #if IS_INTEGER   /* an int8 operand transposed first is transposed in tiles this wide along M or N */
 #define HOPPER_WHOLE_M (HOPPER_TRANSPOSE_A ? TRANSPOSE_COLS : 1)
 #define HOPPER_WHOLE_N (HOPPER_TRANSPOSE_B ? TRANSPOSE_COLS : 1)
@@ -3555,7 +3553,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, b, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 5507 "gemm.md"
+#line 5505 "gemm.md"
 static TileGeometry hopper_geometry(int step)
 {
     HopperTile hopper = hopper_tile(step);
@@ -3606,7 +3604,7 @@ static const void *hopper_gather_kernel(int kind)
 {
     return HOPPER_GATHER_KERNELS[kind < HOPPER_LAST ? 0 : kind - HOPPER_LAST];
 }
-#line 5564 "gemm.md"
+#line 5562 "gemm.md"
 static int hopper_kind(int kernel, int m, int n, int k, int sms)
 {
     int step = hopper_step(kernel);
@@ -3633,7 +3631,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
                                             tile.shared_bytes));
     }
 }
-#line 5598 "gemm.md"
+#line 5596 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. A tile without a cluster is a
    plain grid: launched as clusters of one, a launch took 1 to 4 us longer (H100). */
 static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
@@ -3673,7 +3671,7 @@ static void setup_hopper(Run *run)
     if (run->whole_tiles < tiles)   /* step 6: a slot per cluster, one block tile per block */
         CHECK_CUDA(cudaMalloc(&run->slots, (size_t)fit * tile.cluster * tile.block_m * tile.block_n * sizeof(accum_t)));
 }
-#line 5647 "gemm.md"
+#line 5645 "gemm.md"
 
 static void launch_hopper(const Run *run)
 {
@@ -3709,7 +3707,7 @@ static void launch_hopper(const Run *run)
     gather.numAttrs = 1;
     CHECK_CUDA(cudaLaunchKernelExC(&gather, hopper_gather_kernel(step), gather_arguments));
 }
-#line 5700 "gemm.md"
+#line 5698 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -3762,7 +3760,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 5758 "gemm.md"
+#line 5756 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -3799,7 +3797,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 5954 "gemm.md"
+#line 5952 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
