@@ -935,6 +935,42 @@ def test_tables_keep_their_first_column_when_scrolled_on_a_phone(browser):
     assert lost == [], "tables whose first column scrolls away on a phone: %r" % lost
 
 
+def test_a_tables_first_column_leaves_room_on_a_phone(browser):
+    """At 375 px the first column of a table wider than its box stays in view while the rest scrolls; a type pair
+    breaks after an underscore there (page.lua), so the column takes at most 36% of the box (BF16_IN_F32_OUT whole
+    took 153 of 343 pixels, issue 41)."""
+    browser, _, _ = browser
+    browser.view(375, 812)
+    wide = browser.run("""
+        const found = [];
+        document.querySelectorAll('main .table-wrap').forEach(wrap => {
+          if (wrap.scrollWidth <= wrap.clientWidth + 1) return;
+          const cells = Array.from(wrap.querySelectorAll('tr')).map(r => r.cells[0]).filter(Boolean);
+          const width = Math.max(...cells.map(c => c.getBoundingClientRect().width));
+          if (width > 0.36 * wrap.clientWidth)
+            found.push(wrap.querySelector('tr').textContent.trim().replace(/\\s+/g, ' ').slice(0, 50) + ': ' +
+                       Math.round(width) + ' of ' + wrap.clientWidth + ' px');
+        });
+        return found;""")
+    assert wide == [], "first columns too wide on a phone: %r" % wide
+
+
+def test_a_type_pair_breaks_only_on_a_phone(browser):
+    """The break points after a type pair's underscores (<wbr>) are hidden from 36rem up: at 1280 px every name
+    in a table's first column is on one line; at 375 px the longest, BF16_IN_F32_OUT, on two at most."""
+    browser, _, _ = browser
+    for width, most in ((1280, 1), (375, 2)):
+        browser.view(width, 900)
+        lines = browser.run("""
+            return Array.from(document.querySelectorAll('main .table-wrap td:first-child .name')).map(name => {
+              const tops = new Set(Array.from(name.getClientRects()).map(r => Math.round(r.top)));
+              return [name.textContent, tops.size];
+            });""")
+        assert lines, "no type pair is marked as a name in a table's first column"
+        broken = [(name, count) for name, count in lines if count > most]
+        assert broken == [], "at %d px, names on more than %d line(s): %r" % (width, most, broken[:5])
+
+
 def svg_figures(browser, plots_only=True):
     """[(index among figure images, alt, smallest font size in the SVG's user units,
     viewBox width)] of the figures drawn by matplotlib (docs/bench/plot.py, steps.py); with

@@ -5,7 +5,8 @@ page.lua -- small layout fixes for the woven page.
   inside its own box instead of widening the page on a phone, and lose the
   relative column widths pandoc gives a table with long rows (a <colgroup>
   of percentages, fixed whatever the cells hold): the browser sizes each
-  column to its content, so a text column wraps and a number column does not.
+  column to its content, so a text column wraps and a number column does not;
+  the first column's names may break after an underscore.
 * Figures (an image alone in a paragraph, with a caption) keep pandoc's
   <figure> markup, but the image sits in <div class="figure-body"> so that a
   detailed figure can keep a minimum width and scroll on narrow screens while
@@ -19,11 +20,47 @@ page.lua -- small layout fixes for the woven page.
 * The page gets a <title> even when the document has none.
 ]]
 
-function Table(table)
-  for i, spec in ipairs(table.colspecs) do
-    table.colspecs[i] = {spec[1], nil}      -- keep the alignment, drop the width
+-- A name in a table's first column may break after each underscore (<wbr>),
+-- as text or code, on a phone only (class "name", docs/style.css): there the
+-- first column stays in view while the table scrolls, and BF16_IN_F32_OUT
+-- whole took 153 of the column's 343 pixels.
+local break_names = {
+  Str = function(str)
+    if not str.text:find("^%w+_%w+_[%w_]+$") then return nil end   -- a type pair, not d_gemm or a call
+    local pieces = {}
+    for piece in str.text:gmatch("[^_]*_?") do
+      if piece ~= "" then
+        table.insert(pieces, pandoc.Str(piece))
+        if piece:sub(-1) == "_" then table.insert(pieces, pandoc.RawInline("html", "<wbr>")) end
+      end
+    end
+    if pieces[#pieces].t == "RawInline" then table.remove(pieces) end
+    table.insert(pieces, 1, pandoc.RawInline("html", '<span class="name">'))
+    table.insert(pieces, pandoc.RawInline("html", "</span>"))
+    return pieces
+  end,
+  Code = function(code)
+    if not code.text:find("^%w+_%w+_[%w_]+$") then return nil end
+    return pandoc.RawInline("html", '<code class="name">' .. code.text:gsub("_(%w)", "_<wbr>%1") .. "</code>")
   end
-  return pandoc.Div({table}, pandoc.Attr("", {"table-wrap"}))
+}
+
+local function break_first_cells(rows)
+  for _, row in ipairs(rows) do
+    local cell = row.cells[1]
+    if cell then
+      cell.contents = pandoc.walk_block(pandoc.Div(cell.contents), break_names).content
+    end
+  end
+end
+
+function Table(tbl)
+  for i, spec in ipairs(tbl.colspecs) do
+    tbl.colspecs[i] = {spec[1], nil}      -- keep the alignment, drop the width
+  end
+  break_first_cells(tbl.head.rows)
+  for _, body in ipairs(tbl.bodies) do break_first_cells(body.body) end
+  return pandoc.Div({tbl}, pandoc.Attr("", {"table-wrap"}))
 end
 
 -- A paragraph that is only a display equation becomes <div class="math-display">,
