@@ -4062,11 +4062,13 @@ static void test_hopper_tiles(void)
                "hopper: step 8 takes 64 x 64 tiles at 16 x 4096 x 4096, 64 x 128 at 64 x 16896 x 256, 128 x 64 at "
                "128 x 8192 x 8192, 128 x 128 at 256 x 8192 x 8192, split 64 x 128 at 16 x 4096 x 14336 and split "
                "128 x 256 at 256 x 4096 x 14336");
+    int most = HOPPER_SWAP ? 66 : 33;   /* a quarter of the SMs' worth; with the roles swapped (tf32), half */
     expect(hopper_whole_tiles(HOPPER_NARROW, 16, 132, 14336) == 0 &&
                hopper_whole_tiles(HOPPER_NARROW, 16, 132, 1024) == 16 &&
-               hopper_whole_tiles(HOPPER_NARROW, 33, 132, 65536) == 0 &&
-               hopper_whole_tiles(HOPPER_NARROW, 34, 132, 65536) == 34,
-           "hopper: step 8 splits 64-row tiles that take long to read, at most a quarter of the SMs' worth");
+               hopper_whole_tiles(HOPPER_NARROW, most, 132, 65536) == 0 &&
+               hopper_whole_tiles(HOPPER_NARROW, most + 1, 132, 65536) == most + 1,
+           "hopper: step 8 splits 64-row tiles that take long to read, at most a quarter of the SMs' worth (tf32 "
+           "with B as stored: half)");
 }
 
 /* Step 6's last round: on a few counts of tiles, slabs and clusters, every slab of every tile of the round is in
