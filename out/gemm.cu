@@ -2674,7 +2674,7 @@ int main(int argc, char **argv)
     return options.shapes ? run_shapes(&options, &gpu, shapes, count) : run_gemm(&options, &gpu);
 }
 /* ==== Past WMMA: Hopper's warpgroup MMA ==== */
-#line 4226 "gemm.md"
+#line 4227 "gemm.md"
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define HOPPER_BUILT 1   /* this compilation is for sm_90a: wgmma and setmaxnreg exist */
 #else
@@ -2706,7 +2706,7 @@ __device__ static inline unsigned long long operand_descriptor(const void *start
            (unsigned long long)(leading >> 4 & 0x3FFF) << 16 |
            (unsigned long long)(stride >> 4 & 0x3FFF) << 32 | 1ull << 62;
 }
-#line 4286 "gemm.md"
+#line 4287 "gemm.md"
 enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper8 (hopper8 is --kernel=hopper's step) */
     HOPPER_ONE_CONSUMER = 1,   /* wgmma on swizzled slabs; a producer and one consumer warpgroup */
     HOPPER_TWO_CONSUMERS,      /* two consumers: twice the rows per slab of B */
@@ -2735,7 +2735,7 @@ enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper8 (hopper8 is 
      : (step) > HOPPER_NARROW  ? (bool)HOPPER_WGMMA                             \
                                : WITH_STEPS || (step) == HOPPER_LAST)
 #define HOPPER_BUILT_KIND(step) (HOPPER_STEP_BUILT(step) ? (step) : HOPPER_LAST)
-#line 4320 "gemm.md"
+#line 4321 "gemm.md"
 typedef struct {
     int block_m, block_n, block_k;   /* the block tile; block_k is one 128-byte row of K */
     int consumers;                   /* warpgroups that multiply, block_m / consumers rows each */
@@ -2790,7 +2790,7 @@ __host__ __device__ constexpr HopperTile hopper_tile(int step = HOPPER_LAST)
     tile.shared_bytes = 1024 + tile.stages * (tile.a_bytes + tile.b_bytes) + 2 * tile.stages * 8;
     return tile;
 }
-#line 4380 "gemm.md"
+#line 4381 "gemm.md"
 __device__ static inline unsigned long long slab_descriptor(const unsigned char *slab, bool mn_major, int first,
                                                             int k_step)
 {
@@ -2801,7 +2801,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
     return operand_descriptor(slab + first * HOPPER_ROW + k_step * HOPPER_K * (int)sizeof(input_t), 16,
                               8 * HOPPER_ROW);
 }
-#line 4415 "gemm.md"
+#line 4416 "gemm.md"
 #define WGMMA_L16 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15"
 #define WGMMA_L32 WGMMA_L16 ", %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
 #define WGMMA_L64 WGMMA_L32 ", %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
@@ -2817,7 +2817,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
 #define WGMMA_D64(c, d, i) WGMMA_D32(c, d, i), WGMMA_D32(c, d, i + 32)
 #define WGMMA_D128(c, d, i) WGMMA_D64(c, d, i), WGMMA_D64(c, d, i + 64)
 #define WGMMA_SCALE_D(index) "{\n .reg .pred p;\n setp.ne.b32 p, %" #index ", 0;\n wgmma.mma_async.sync.aligned."
-#line 4436 "gemm.md"
+#line 4437 "gemm.md"
 #if TYPE_PAIR == PAIR_F16_IN_OUT
 #define WGMMA_TYPES "k16.f16.f16.f16"
 #elif TYPE_PAIR == PAIR_F16_IN_F32_OUT
@@ -2847,7 +2847,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
 /* One wgmma of 64 x n: its accumulator list and operands, and the number of the scale-d operand. */
 #define WGMMA_N(n, list, outputs, is, tail, a, b, scale) \
     asm volatile(WGMMA_SCALE_D(is) "m64n" #n WGMMA_TYPES " {" list tail : outputs : WGMMA_IN(a, b, scale))
-#line 4472 "gemm.md"
+#line 4473 "gemm.md"
 
 #if TYPE_PAIR == PAIR_F16_IN_OUT
 typedef unsigned wgmma_acc_t;   /* two halves per register: n / 4 registers */
@@ -2890,7 +2890,7 @@ __device__ static inline void wgmma(wgmma_acc_t (&d)[WGMMA_REGS * N / 256], unsi
         WGMMA_64(d, a, b, scale);
 }
 #endif
-#line 4524 "gemm.md"
+#line 4525 "gemm.md"
 #if HOPPER_BUILT
 #define HOPPER_ASM(text) asm volatile(text ::: "memory")
 #else
@@ -2917,7 +2917,7 @@ __device__ static inline void settle(float &r) { asm volatile("" : "+f"(r)::"mem
 __device__ static inline void settle(unsigned &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(int &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(double &r) { asm volatile("" : "+d"(r)::"memory"); }
-#line 4570 "gemm.md"
+#line 4571 "gemm.md"
 /* Requests the slab k_tile of an operand from row (along M or N) mn0 on, into `slab`. */
 __device__ static inline void copy_operand(void *slab, const CUtensorMap *map, bool mn_major, int mn0, int k_tile,
                                            unsigned long long *full, unsigned short mask)
@@ -2941,7 +2941,7 @@ __device__ static inline void hopper_position(int index, int rank, const Shape *
     *m0 = row * tile.cluster_m + (tile.share_a ? 0 : rank * tile.block_m);
     *n0 = col * tile.cluster_n + (tile.share_a ? rank * tile.block_n : 0);
 }
-#line 4600 "gemm.md"
+#line 4601 "gemm.md"
 /* A cluster's work, one piece at a time: slabs k_begin .. k_end - 1 of tile number `tile`. A piece is a whole
    tile, except in step 6's launch for the last round ([The last round](#the-last-round)). */
 typedef struct {
@@ -2993,7 +2993,7 @@ __device__ static inline void produce(unsigned char *slabs, unsigned long long *
             if (done >= 0)
                 barrier_wait(&empty[done % tile.stages], done / tile.stages);
 }
-#line 4658 "gemm.md"
+#line 4659 "gemm.md"
 /* Accumulator sets per consumer thread: one per 64-row wgmma (f64: one per 16-row mma.sync of a warp's 32 rows). */
 #define HOPPER_SUBTILES(step) (HOPPER_WGMMA ? hopper_tile(step).block_m / hopper_tile(step).consumers / 64 : 2)
 #define HOPPER_RELEASERS (HOPPER_WGMMA ? 1 : 4)   /* arrivals per consumer on `empty`: one, or each warp's (f64) */
@@ -3041,7 +3041,7 @@ __device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HO
         for (int r = 0; r < HOPPER_REGS(STEP); r++)
             settle(d[sub][r]);
 }
-#line 4711 "gemm.md"
+#line 4712 "gemm.md"
 #if HOPPER_WGMMA && !HOPPER_A_REGS
 template <int STEP>
 __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HOPPER_REGS(STEP)],
@@ -3060,7 +3060,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 4745 "gemm.md"
+#line 4746 "gemm.md"
 typedef struct __align__(2 * sizeof(accum_t)) {
     accum_t value[2];
 } AccumPair;
@@ -3121,7 +3121,7 @@ __device__ static inline void store_hopper(const wgmma_acc_t (&d)[HOPPER_REGS(ST
             *destination = result;
         }
 }
-#line 4814 "gemm.md"
+#line 4815 "gemm.md"
 /* A cheaper cluster_sync for a kernel's start, after fence_barrier_init: that fence already makes the barriers
    visible to the cluster, so the arrival need not wait until this block's earlier writes are (`.relaxed`); a
    release arrival cost about 0.6 us in a cluster launch (H100). */
@@ -3152,7 +3152,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
         }
     fence_barrier_init();
     cluster_start();   /* both blocks' barriers are ready before either copies */
-#line 4852 "gemm.md"
+#line 4853 "gemm.md"
     int rank = cluster_rank(), warpgroup = threadIdx.x / 128;
     if (warpgroup == tile.consumers) {
         producer_registers();
@@ -3184,7 +3184,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
     }
 #endif
 }
-#line 4968 "gemm.md"
+#line 4970 "gemm.md"
 /* The H100 SXM's dense tensor rates, TFLOP/s (TOP/s), in TYPE_PAIR's order (NVIDIA H100 datasheet). */
 static const double HOPPER_RATED[] = {989, 989, 1979, 1979, 989, 494, 67};
 #define HOPPER_BANDWIDTH 3.35e12   /* bytes/s: the H100 SXM's HBM3 (datasheet); step 8's small tiles count it */
@@ -3211,7 +3211,7 @@ static int hopper_whole_tiles(int step, int tiles, int clusters, int k_padded)
     bool fill = tile.fill && tiles * tile.fill_share <= clusters && seconds >= HOPPER_FILL_SECONDS;
     return split ? tiles - last : fill ? 0 : tiles;
 }
-#line 5003 "gemm.md"
+#line 5005 "gemm.md"
 /* The pieces each tile of a last round of `tiles` is cut into along K: one per cluster, at most one per slab. */
 __host__ __device__ static inline int split_parts(int clusters, int tiles, int k_tiles)
 {
@@ -3263,7 +3263,7 @@ __device__ static inline bool next_piece(int n, const Shape *shape, const LastRo
     piece->tile += last->whole;
     return found;
 }
-#line 5061 "gemm.md"
+#line 5063 "gemm.md"
 #define GATHER_THREADS 256                      /* one element of a block tile each */
 #define HOPPER_MAX_CLUSTERS GATHER_THREADS      /* the most clusters a split round is dealt to: one thread each */
 
@@ -3313,7 +3313,7 @@ __global__ void __launch_bounds__(GATHER_THREADS) d_gather_pieces(accum_t *__res
     accum_t *element = c + (size_t)(top + e / cols) * ldc + left + e % cols;
     *element = scale_accumulator(alpha, (accum_t)sum, beta, beta != 0 ? *element : ACCUM_ZERO);
 }
-#line 5157 "gemm.md"
+#line 5159 "gemm.md"
 /* One of step 8's tiles: a kind of d_gemm_hopper and its speed per flop, in percent of the 128 x 256 tile's. */
 typedef struct {
     int kind;
@@ -3359,7 +3359,7 @@ static int hopper_by_shape(int m, int n, int k, int sms)
     }
     return best;
 }
-#line 5248 "gemm.md"
+#line 5250 "gemm.md"
 #if !HOPPER_WGMMA || HOPPER_A_REGS
 /* The byte offset of element (mn, k) in a swizzled slab, K-major or MN-major (The swizzled layout). */
 __device__ static inline int slab_offset(bool mn_major, int mn, int k)
@@ -3384,7 +3384,7 @@ __device__ static inline void load_four(const unsigned char *slab, int mn, int t
     }
 }
 #endif
-#line 5278 "gemm.md"
+#line 5280 "gemm.md"
 #if !HOPPER_WGMMA
 #define MMA_F64(d, i, a, b)                                                                                  \
     asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "                     \
@@ -3423,7 +3423,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     }
 }
 #endif
-#line 5345 "gemm.md"
+#line 5347 "gemm.md"
 #if HOPPER_A_REGS
 /* tf32's wgmma of 64 x n with A from this thread's four registers a[0..3] (operands i0 .. i3) */
 #define WGMMA_A_REGS(n, list, outputs, i0, i1, i2, i3, ib, is, a, b, scale)                                 \
@@ -3465,7 +3465,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 5403 "gemm.md"
+#line 5405 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed. 32 x 8 threads per block, a 32 x 32 tile each (the last
    ones cut at the edges: f64's padded K is a multiple of 16). */
@@ -3500,7 +3500,7 @@ static bool hopper_prepares(int operand)   /* the problem's A or B, whichever ro
 {
     return (operand == 0) != HOPPER_SWAP ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 5447 "gemm.md"
+#line 5449 "gemm.md"
 #if IS_INTEGER   /* an int8 operand transposed first is transposed in tiles this wide along M or N */
 #define HOPPER_WHOLE_M (HOPPER_TRANSPOSE_A ? TRANSPOSE_COLS : 1)
 #define HOPPER_WHOLE_N (HOPPER_TRANSPOSE_B ? TRANSPOSE_COLS : 1)
@@ -3553,7 +3553,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, b, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 5505 "gemm.md"
+#line 5507 "gemm.md"
 static TileGeometry hopper_geometry(int step)
 {
     HopperTile hopper = hopper_tile(step);
@@ -3604,7 +3604,7 @@ static const void *hopper_gather_kernel(int kind)
 {
     return HOPPER_GATHER_KERNELS[kind < HOPPER_LAST ? 0 : kind - HOPPER_LAST];
 }
-#line 5562 "gemm.md"
+#line 5564 "gemm.md"
 static int hopper_kind(int kernel, int m, int n, int k, int sms)
 {
     int step = hopper_step(kernel);
@@ -3631,7 +3631,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
                                             tile.shared_bytes));
     }
 }
-#line 5596 "gemm.md"
+#line 5598 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. A tile without a cluster is a
    plain grid: launched as clusters of one, a launch took 1 to 4 us longer (H100). */
 static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
@@ -3671,7 +3671,7 @@ static void setup_hopper(Run *run)
     if (run->whole_tiles < tiles)   /* step 6: a slot per cluster, one block tile per block */
         CHECK_CUDA(cudaMalloc(&run->slots, (size_t)fit * tile.cluster * tile.block_m * tile.block_n * sizeof(accum_t)));
 }
-#line 5645 "gemm.md"
+#line 5647 "gemm.md"
 
 static void launch_hopper(const Run *run)
 {
@@ -3707,7 +3707,7 @@ static void launch_hopper(const Run *run)
     gather.numAttrs = 1;
     CHECK_CUDA(cudaLaunchKernelExC(&gather, hopper_gather_kernel(step), gather_arguments));
 }
-#line 5698 "gemm.md"
+#line 5700 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -3760,7 +3760,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 5756 "gemm.md"
+#line 5758 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -3797,7 +3797,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 5952 "gemm.md"
+#line 5954 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
