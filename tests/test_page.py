@@ -914,15 +914,20 @@ def test_tables_show_numbers_on_a_phones_first_screen(browser):
     assert hidden == [], "tables whose first screen on a phone shows no number"
 
 
+# The tables wider than their box, which scroll inside it (at the width the browser has now).
+WIDE_TABLES = """
+    const wideTables = () => Array.from(document.querySelectorAll('main .table-wrap'))
+                                  .filter(wrap => wrap.scrollWidth > wrap.clientWidth + 1);"""
+
+
 def test_tables_keep_their_first_column_when_scrolled_on_a_phone(browser):
     """At 375 px a wide table scrolls inside its box; scrolled to its right end, each row still shows its
     first cell (the type pair, the shape) at the box's left edge (issue 41: the Hopper table lost its labels)."""
     browser, _, _ = browser
     browser.view(375, 812)
-    lost = browser.run("""
+    lost = browser.run(WIDE_TABLES + """
         const found = [];
-        document.querySelectorAll('main .table-wrap').forEach(wrap => {
-          if (wrap.scrollWidth <= wrap.clientWidth + 1) return;
+        wideTables().forEach(wrap => {
           wrap.scrollLeft = wrap.scrollWidth;
           const box = wrap.getBoundingClientRect();
           const rows = Array.from(wrap.querySelectorAll('tr'));
@@ -941,10 +946,9 @@ def test_a_tables_first_column_leaves_room_on_a_phone(browser):
     took 153 of 343 pixels, issue 41)."""
     browser, _, _ = browser
     browser.view(375, 812)
-    wide = browser.run("""
+    wide = browser.run(WIDE_TABLES + """
         const found = [];
-        document.querySelectorAll('main .table-wrap').forEach(wrap => {
-          if (wrap.scrollWidth <= wrap.clientWidth + 1) return;
+        wideTables().forEach(wrap => {
           const cells = Array.from(wrap.querySelectorAll('tr')).map(r => r.cells[0]).filter(Boolean);
           const width = Math.max(...cells.map(c => c.getBoundingClientRect().width));
           if (width > 0.36 * wrap.clientWidth)

@@ -24,25 +24,16 @@ page.lua -- small layout fixes for the woven page.
 -- as text or code, on a phone only (class "name", docs/style.css): there the
 -- first column stays in view while the table scrolls, and BF16_IN_F32_OUT
 -- whole took 153 of the column's 343 pixels.
+local function name_html(element, text)   -- text: letters, digits and underscores only
+  local broken = text:gsub("_(%w)", "_<wbr>%1")
+  return pandoc.RawInline("html", "<" .. element .. ' class="name">' .. broken .. "</" .. element .. ">")
+end
+
+local NAME = "^%w+_%w+_[%w_]+$"   -- a type pair, not d_gemm or a call
+
 local break_names = {
-  Str = function(str)
-    if not str.text:find("^%w+_%w+_[%w_]+$") then return nil end   -- a type pair, not d_gemm or a call
-    local pieces = {}
-    for piece in str.text:gmatch("[^_]*_?") do
-      if piece ~= "" then
-        table.insert(pieces, pandoc.Str(piece))
-        if piece:sub(-1) == "_" then table.insert(pieces, pandoc.RawInline("html", "<wbr>")) end
-      end
-    end
-    if pieces[#pieces].t == "RawInline" then table.remove(pieces) end
-    table.insert(pieces, 1, pandoc.RawInline("html", '<span class="name">'))
-    table.insert(pieces, pandoc.RawInline("html", "</span>"))
-    return pieces
-  end,
-  Code = function(code)
-    if not code.text:find("^%w+_%w+_[%w_]+$") then return nil end
-    return pandoc.RawInline("html", '<code class="name">' .. code.text:gsub("_(%w)", "_<wbr>%1") .. "</code>")
-  end
+  Str = function(str) if str.text:find(NAME) then return name_html("span", str.text) end end,
+  Code = function(code) if code.text:find(NAME) then return name_html("code", code.text) end end
 }
 
 local function break_first_cells(rows)
