@@ -125,7 +125,7 @@ HOPPER_BIG = (2048, 2048, 2048)
 HOPPER_ROUNDS = (2304, 2048, 1000)   # on 132 SMs, whole rounds of tiles and a short last round
 HOPPER_SPLIT = (4608, 2048, 12288)   # whole rounds, then at most 33 tiles long enough that step 6 splits them
 # Step 7: at most 33 tiles in all, each long enough to split, so every tile is split along K: a skinny layer (16
-# rows of 256; step 8 splits its 64 x 128 tiles, or runs 64 x 64 whole where tf32's roles swap) and a ragged size
+# rows of 256; step 8 splits its 64 x 128 tiles, or its 64 x 64 ones where tf32's roles swap) and a ragged size
 # whose last cluster tile is mostly padding rows, which no piece stores.
 HOPPER_FILL = ((16, 4096, 32768), (777, 1000, 32768))   # K long enough for every type pair (int8: 143 us a tile)
 # Step 8's 64 x 128 tile whole, 264 and 132 of them, where 128 x 64 pads M to 128 (the transposes for tf32 with B as
