@@ -47,8 +47,8 @@ What it does, in one call that must stay under ten minutes:
      sm_90a builds that ARCH=90 makes): every type pair (f64 through mma.sync), each transposition, at
      1 1 1, 127 253 61, 1000 777 333 and 513 1031 1100 with alpha and beta, and on the GPU reference
      2048^3 and 2304 2048 1000 (whole rounds of tiles and a partial last one), 4608 2048 12288 (whole
-     rounds, then a last round split along K: step 6), HOPPER_FILL (16 4096 32768 and 777 1000 32768,
-     where step 7 splits every tile along K, and step 8 takes 64-row tiles) and HOPPER_WIDE (64 33792 256
+     rounds, then a last round split along K: step 6), HOPPER_FILL (16 4096 65536 and 777 1000 65536,
+     where step 7 splits every tile along K, and step 8 too, 64-row tiles at the first) and HOPPER_WIDE (64 33792 256
      and its transpose); a check that the passing runs covered each of step 8's tiles (kv tile and
      cluster); memcheck for each type pair, also unverified at 4608 2048 12288, both HOPPER_FILL sizes (the
      splits), 1000 777 333, 2304 2048 1000 and 64 33792 256 (step 8's tiles); a compute_80 build must
@@ -125,18 +125,16 @@ HOPPER_BIG = (2048, 2048, 2048)
 HOPPER_ROUNDS = (2304, 2048, 1000)   # on 132 SMs, whole rounds of tiles and a short last round
 HOPPER_SPLIT = (4608, 2048, 12288)   # whole rounds, then at most 33 tiles long enough that step 6 splits them
 # Step 7: at most 33 tiles in all, each long enough to split, so every tile is split along K: a skinny layer (16
-# rows of 256; step 8 splits its 64 x 128 tiles, or its 64 x 64 ones where tf32's roles swap) and a ragged size
-# whose last cluster tile is mostly padding rows, which no piece stores.
-HOPPER_FILL = ((16, 4096, 32768), (777, 1000, 32768))   # K long enough for every type pair (int8: 143 us a tile)
-# Step 8's 64 x 128 tile whole, 264 and 132 of them, where 128 x 64 pads M to 128 (the transposes for tf32 with B as
-# stored, whose roles swap M and N). With the sizes above, every type pair runs each of step 8's tiles: 4608 2048
-# 12288 splits the last round of 128 x 128 tiles, whose clusters share A.
+# rows of 256; step 8 splits its 64 x 128 tiles, its 64 x 64 ones where tf32's roles swap, or 128 x 128 for int8
+# with A transposed) and a ragged size whose last cluster tile is mostly padding rows, which no piece stores.
+HOPPER_FILL = ((16, 4096, 65536), (777, 1000, 65536))   # K long enough that every type pair splits both
+# Step 8's 64 x 128 tile whole, 264 and 132 of them, and 128 x 128 whole for int8 with A transposed (the transposes
+# for tf32 with B as stored, whose roles swap M and N). With the sizes above, every type pair runs each of step 8's
+# tiles: 4608 2048 12288 splits the last round of 128 x 128 tiles, whose clusters share A.
 HOPPER_WIDE = ((64, 33792, 256), (33792, 64, 256), (64, 16896, 256), (16896, 64, 256))
-# Step 8's tiles (block M x N, cluster) as the kv line names them; f64 has its 128-column pair. int8 with A
-# transposed first pads M to 128 (TRANSPOSE_COLS), where 128 x 64 always beats two rows of 64 x 128.
-HOPPER_TILES = ("64x64c1", "64x128c1", "128x64c2", "128x128c2")
+# Step 8's tiles (block M x N, cluster) as the kv line names them; f64 has its 128-column pair.
+HOPPER_TILES = ("64x64c1", "64x128c1", "128x128c2")
 HOPPER_TILES_F64 = ("64x128c1", "128x128c2")
-HOPPER_TILES_INT8_TA = ("64x64c1", "128x64c2", "128x128c2")
 
 SIZES_FULL = ((1, 1, 1), (127, 253, 61), (1000, 777, 333), (1024, 1024, 1024))
 SIZES_QUICK = ((127, 253, 61), (1024, 1024, 1024))
@@ -818,11 +816,10 @@ class Tester:
             runs.append(self.gemm_run(config, "hopper", size, scaled + ["--verify=gpu"],
                                       "hopper %s a=%s b=%s gpu" % ("x".join(map(str, size)), alpha, beta), alpha=alpha,
                                       beta=beta, timeout=TIMEOUT_BIG, copy_path="copy-engine",
-                                      split=size in (HOPPER_SPLIT, HOPPER_FILL[1])))   # FILL[0]: see above
+                                      split=size in (HOPPER_SPLIT,) + HOPPER_FILL))
         record = self.add(Record("check", config, label="hopper: step 8 ran each of its tiles"))
         ran = set(getattr(run, "tile", "") for run in runs if run.status == "pass")
-        wanted = HOPPER_TILES_F64 if config.type == "F64_IN_OUT" else \
-            HOPPER_TILES_INT8_TA if config.type in ("I8_IN_I32_OUT", "U8_IN_I32_OUT") and config.ta else HOPPER_TILES
+        wanted = HOPPER_TILES_F64 if config.type == "F64_IN_OUT" else HOPPER_TILES
         missing = [tile for tile in wanted if tile not in ran]
         if any(run.status == "skip" or run.detail.startswith("not run") for run in runs):
             record.status = "skip"
@@ -1272,7 +1269,8 @@ class Tester:
                             if built:
                                 san_futures.append(san_pool.submit(self.guarded_sanitizer, built, "memcheck", kernel, "cpu"))
                                 if (ta, tb) == (0, 0):   # step 6's split last round, step 7's split tiles, the gathering
-                                    # FILL[0]: 64-row tiles, split; then step 8's 128 x 64, 128 x 128 and 64 x 128
+                                    # fp16: 128 x 128 with its last round split, 64 x 128 and 128 x 256 all split,
+                                    # then 64 x 128 whole
                                     for size in (HOPPER_SPLIT,) + HOPPER_FILL + (HOPPER_SIZES[2], HOPPER_ROUNDS,
                                                                                   HOPPER_WIDE[0]):
                                         san_futures.append(san_pool.submit(self.guarded_sanitizer, built, "memcheck",
