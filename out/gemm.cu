@@ -879,11 +879,14 @@ __device__ static inline void fence_barrier_init(void)
 #endif
 }
 
-/* Every thread of every block in the cluster arrives, then waits for all the others. */
+/* Every thread of every block in the cluster arrives, then waits for all the others. The arrival releases and the
+   wait acquires: whatever a thread wrote before arriving, its block's shared memory included, is visible to every
+   thread of the cluster once it is past the wait. */
 __device__ static inline void cluster_sync(void)
 {
 #if __CUDA_ARCH__ >= 900
-    asm volatile("barrier.cluster.arrive.release.aligned;\n barrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+    asm volatile("barrier.cluster.arrive.release.aligned;\n"
+                 "barrier.cluster.wait.acquire.aligned;\n" ::: "memory");
 #else
     __syncthreads();
 #endif
@@ -898,7 +901,7 @@ __device__ static inline unsigned cluster_rank(void)
 #endif
     return rank;
 }
-#line 1719 "gemm.md"
+#line 1722 "gemm.md"
 #define OVER_READ 16   /* bytes a box's rows read past their panel, into the padding: allocated past each operand */
 
 /* Copies a box of the tensor to shared memory, to the same offset in every block of mask (0: this block
@@ -950,7 +953,7 @@ __device__ static inline void load_stage_tensor(input_t *a_tile, input_t *b_tile
     if (with_b)
         copy_tensor(b_tile, b_map, b_row, b_panel, full, 0);
 }
-#line 1792 "gemm.md"
+#line 1795 "gemm.md"
 /* Block `block` of the grid takes block tile (block_row, block_col) of a blocks_m x blocks_n grid of them,
    in groups of `group_rows` rows; clusters of `cluster` blocks take neighbours along N. */
 __device__ static inline void block_position(int block, int cluster, int group_rows, int blocks_m, int blocks_n,
@@ -963,7 +966,7 @@ __device__ static inline void block_position(int block, int cluster, int group_r
     *block_row = first_row + in_group % rows_in_group;
     *block_col = in_group / rows_in_group * cluster + block % cluster;
 }
-#line 1825 "gemm.md"
+#line 1828 "gemm.md"
 #define C_VECTOR (16 / sizeof(accum_t))   /* accumulator elements per 16 bytes */
 
 typedef union {
@@ -1015,7 +1018,7 @@ __device__ static inline void store_tile(fragment_c (&acc)[tile_geometry(TILE, S
         __syncwarp();   /* the staging area is rewritten for the next row of fragments */
     }
 }
-#line 1891 "gemm.md"
+#line 1894 "gemm.md"
 /* What the loop's producer side needs: where the slabs go, how their arrival is counted, where they come from. */
 typedef struct {
     input_t *a_tiles, *b_tiles;         /* `stages` slabs of each */
@@ -1058,7 +1061,7 @@ __device__ static inline void release_slab(unsigned long long *empty, int cluste
     if (threadIdx.x % 32 == 0)
         barrier_arrive(empty, cluster);
 }
-#line 1941 "gemm.md"
+#line 1944 "gemm.md"
 /* Row `index` of the tile table as step `step` of the kernel uses it: each mechanism on from its step. */
 __host__ __device__ constexpr TileGeometry tile_geometry(int index, int step)
 {
@@ -1106,7 +1109,7 @@ __host__ __device__ constexpr TileGeometry tile_geometry(int index, int step)
     tile.shared_bytes = tile.barrier_offset + (tile.b_by_threads ? 3 : 2) * row.stages * (int)sizeof(unsigned long long);
     return tile;
 }
-#line 1993 "gemm.md"
+#line 1996 "gemm.md"
 template <int TILE, int STEP>
 __global__ void __launch_bounds__(tile_geometry(TILE, STEP).threads, 1)
 d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__restrict__ c,
@@ -1161,7 +1164,7 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
             __syncthreads();   /* the barriers are ready before anyone copies or arrives */
         }
     }
-#line 2054 "gemm.md"
+#line 2057 "gemm.md"
     int k_tiles = shape.k_padded / tile.block_k;
     if (tile.pipelined) {
         for (int k_tile = -prefetch; k_tile < k_tiles; k_tile++) {
@@ -1192,7 +1195,7 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
     if (tma)
         cluster_sync();   /* the other blocks may still arrive on our barriers: stay until they are done */
 }
-#line 2102 "gemm.md"
+#line 2105 "gemm.md"
 #if IS_INTEGER
 #define TRANSPOSE_ROWS 64    /* K per tile */
 #define TRANSPOSE_COLS 128   /* M or N per tile */
@@ -1251,7 +1254,7 @@ static void transpose_on_gpu(const input_t *in, input_t *out, int rows, int cols
     CHECK_LAUNCH();
 }
 #endif
-#line 2165 "gemm.md"
+#line 2168 "gemm.md"
 #if PREROUND
 __global__ void d_round_tf32(const float *__restrict__ in, float *__restrict__ out, size_t count)
 {
@@ -1266,7 +1269,7 @@ static void round_on_gpu(const input_t *in, input_t *out, int rows, int cols)
     CHECK_LAUNCH();
 }
 #endif
-#line 2211 "gemm.md"
+#line 2214 "gemm.md"
 enum { TILES_16BIT, TILES_HALF_ACC, TILES_INT8, TILES_TF32, TILES_F64 };
 
 /* Row `row` of the table; family -1 past the end. Largest first: the host takes the first
@@ -1304,7 +1307,7 @@ __host__ __device__ constexpr int tile_family(int type_pair)
     return families[type_pair];
 }
 #define TILE_FAMILY tile_family(TYPE_PAIR)
-#line 2254 "gemm.md"
+#line 2257 "gemm.md"
 __host__ __device__ constexpr int tile_count(void)
 {
     int count = 0;
@@ -1328,7 +1331,7 @@ static_assert(TILES >= 1 && TILES <= 4, "every type pair has one to four tile co
 static_assert(tiles_suit_transposition(), "block tiles must be whole transposition tiles");
 #endif
 /* ==== Verification ==== */
-#line 2323 "gemm.md"
+#line 2326 "gemm.md"
 #define INPUT_TO_EXACT(x) (IS_INTEGER ? (exact_t)(x) : (exact_t)INPUT_TO_DOUBLE(x))
 #define ACCUM_TO_EXACT(x) (IS_INTEGER ? (exact_t)(x) : (exact_t)ACCUM_TO_DOUBLE(x))
 
@@ -1342,7 +1345,7 @@ __host__ __device__ static inline exact_t input_exact(input_t x, bool unrounded)
     (void)unrounded;
     return INPUT_TO_EXACT(x);
 }
-#line 2370 "gemm.md"
+#line 2373 "gemm.md"
 __host__ __device__ constexpr double unit_roundoff(void)
 {
     /* in TYPE_PAIR's order:  F16_IN_F32_OUT F16_IN_OUT U8   I8   BF16_IN_F32  TF32_IN_F32  F64 */
@@ -1360,7 +1363,7 @@ __host__ __device__ static inline double error_bound(double abs_products, double
 {
     return 2.0 * unit_roundoff() * (rounding_steps(k) * abs_products + abs_beta_c) + unit_roundoff() * abs_result;
 }
-#line 2406 "gemm.md"
+#line 2409 "gemm.md"
 __host__ __device__ static inline long long scale_exact(long long alpha, long long sum, long long beta,
                                                         long long old)
 {
@@ -1411,7 +1414,7 @@ __global__ void d_gemm_reference(const input_t *a, const input_t *b, const accum
         reference_element(a, b, c_in, shape, alpha, beta, unrounded, i, j,
                           &result[(size_t)i * shape.n + j], &bound[(size_t)i * shape.n + j]);
 }
-#line 2465 "gemm.md"
+#line 2468 "gemm.md"
 typedef struct {
     long long failures;
     double worst_error, worst_bound, worst_ratio;
@@ -1442,7 +1445,7 @@ static Verdict compare_results(const accum_t *c_out, const exact_t *expected, co
     return verdict;
 }
 /* ==== The harness ==== */
-#line 2534 "gemm.md"
+#line 2537 "gemm.md"
 enum { KERNEL_FAST, KERNEL_NAIVE, KERNEL_STEP1 };   /* then step2 .. step7 (step7 is fast), hopper, hopper1 .. 8 */
 enum { VERIFY_AUTO, VERIFY_CPU, VERIFY_GPU, VERIFY_OFF };
 enum { FORMAT_TEXT, FORMAT_KV, FORMAT_CSV };
@@ -1464,7 +1467,7 @@ typedef struct {
     const char *shapes;   /* --shapes=FILE: one M N K a line, a run each */
     int cold_l2;          /* --cold-l2: evict the L2 cache before each timed run */
 } Options;
-#line 2563 "gemm.md"
+#line 2566 "gemm.md"
 static int parse_integer(const char *text, long long low, long long high, long long *value)
 {
     char *end;
@@ -1688,7 +1691,7 @@ static void print_usage(FILE *out)
             "             4 out of memory, 5 CUDA or cuBLAS error, 6 file error\n",
             TYPE_NAME, SHAPE_NAME, TRANSPOSE_A, TRANSPOSE_B, LAST_STEP, HOPPER_STEPS, MAX_PRINT_DIMENSION);
 }
-#line 2804 "gemm.md"
+#line 2807 "gemm.md"
 static uint64_t next_random(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
@@ -1723,7 +1726,7 @@ static void fill_accum(accum_t *x, size_t count, uint64_t seed, uint64_t stream)
     for (size_t e = 0; e < count; e++)
         x[e] = ACCUM_FROM_FLOAT(IS_INTEGER ? (float)random_int(&state, -128, 127) : (float)random_uniform(&state));
 }
-#line 2855 "gemm.md"
+#line 2858 "gemm.md"
 /* Every step of d_gemm for each tile configuration of this type pair; NULL past the last configuration, and
    for the steps before the last in a build without them (WITH_STEPS 0). */
 #define STEP_BUILT(step) (WITH_STEPS || (step) == LAST_STEP)
@@ -1816,7 +1819,7 @@ static void select_gpu(Gpu *gpu, const Options *options)
     if (shared_bytes <= (int)gpu->properties.sharedMemPerBlockOptin)
         CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
 }
-#line 2958 "gemm.md"
+#line 2961 "gemm.md"
 static void *allocate(size_t bytes, const char *what)
 {
     void *memory = malloc(bytes > 0 ? bytes : 1);
@@ -1833,7 +1836,7 @@ static void check_device_memory(double bytes_needed)
         die(EXIT_NO_MEMORY, "this run needs %.2f GiB of device memory; %.2f GiB of %.2f GiB are free",
             bytes_needed / 0x1p30, free_bytes / 0x1p30, total_bytes / 0x1p30);
 }
-#line 2990 "gemm.md"
+#line 2993 "gemm.md"
 typedef struct {
     double median_ms, min_ms;
 } Timing;
@@ -1885,7 +1888,7 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
     free(times);
     return timing;
 }
-#line 3056 "gemm.md"
+#line 3059 "gemm.md"
 typedef struct {
     Shape shape;
     int kernel;
@@ -1913,7 +1916,7 @@ static int hopper_kind(int kernel, int m, int n, int k, int sms);   /* the step,
 static TileGeometry hopper_geometry(int step);
 static void setup_hopper(Run *run);
 static void launch_hopper(const Run *run);
-#line 3089 "gemm.md"
+#line 3092 "gemm.md"
 /* A tiled operand stored as rows x ld, viewed as panels: (element of the row, row, panel), panels `panel`
    elements apart. A box is box_panels panels of box_rows rows, each row ld_shared long: past the panel it
    reads the row's next elements into the padding, up to OVER_READ bytes past the operand's end. */
@@ -1954,7 +1957,7 @@ static void make_tensor_maps(Run *run)
                     TILE_TRANSPOSE_B ? shape->k_padded : shape->n_padded, tile.b.panel, tile.b.ld, tile.b.rows,
                     tile.b.panels, CU_TENSOR_MAP_SWIZZLE_NONE);
 }
-#line 3136 "gemm.md"
+#line 3139 "gemm.md"
 /* d_gemm's operands as it reads them: int8 operands stored the other way transposed, tf32 operands rounded. */
 static void prepare_operands(const Run *run)
 {
@@ -2003,7 +2006,7 @@ static void launch_gemm(const void *context)
     }
     CHECK_LAUNCH();
 }
-#line 3197 "gemm.md"
+#line 3200 "gemm.md"
 typedef struct {
     int available;                  /* cuBLAS has no unsigned int8 GEMM */
     cudaDataType input, output;     /* of A and B, of C */
@@ -2022,7 +2025,7 @@ static const CublasTypes CUBLAS_TYPES[] = {
     {1,           CUDA_R_64F,  CUDA_R_64F, CUBLAS_COMPUTE_64F},            /* F64_IN_OUT */
 };
 #define HAS_CUBLAS (CUBLAS_TYPES[TYPE_PAIR].available)
-#line 3218 "gemm.md"
+#line 3221 "gemm.md"
 typedef struct {
     Run run;
     cublasHandle_t handle;
@@ -2042,7 +2045,7 @@ static void launch_cublas(const void *context)
                                   cublas->run.c, types.output, shape->n_padded, types.compute,
                                   CUBLAS_GEMM_DEFAULT);
 }
-#line 3249 "gemm.md"
+#line 3252 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -2069,7 +2072,7 @@ static void write_npy(const char *prefix, const char *name, const char *descr, c
         die(EXIT_IO_ERROR, "cannot write %s: %s", path, strerror(saved));
     }
 }
-#line 3282 "gemm.md"
+#line 3285 "gemm.md"
 typedef struct {
     const char *input, *accum;   /* NumPy's type strings for A and B, and for C */
     int widen;                   /* 1: NumPy has no such type; A and B are widened, exactly, to float32 */
@@ -2105,7 +2108,7 @@ static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, 
         free(widened);
     }
 }
-#line 3326 "gemm.md"
+#line 3329 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -2200,7 +2203,7 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 3428 "gemm.md"
+#line 3431 "gemm.md"
 typedef struct {
     Shape shape;
     int verify;                                          /* VERIFY_CPU, VERIFY_GPU or VERIFY_OFF */
@@ -2223,7 +2226,7 @@ static double milliseconds_since(double start)
 {
     return (seconds_now() - start) * 1e3;
 }
-#line 3456 "gemm.md"
+#line 3459 "gemm.md"
 static Shape gemm_shape(int m, int n, int k, int tile_index, int hopper)   /* hopper: Run's */
 {
     if (hopper)
@@ -2257,7 +2260,7 @@ static void plan_memory(Gemm *gemm, const Options *options, const Gpu *gpu)
                         (options->cold_l2 ? 2.0 * gpu->properties.l2CacheSize : 0.0) +
                         (gemm->verify == VERIFY_GPU ? (double)gemm->count_c * (sizeof(exact_t) + sizeof(double)) : 0.0));
 }
-#line 3495 "gemm.md"
+#line 3498 "gemm.md"
 static void make_inputs(Gemm *gemm, const Options *options)
 {
     gemm->a = (input_t *)allocate(gemm->count_a * sizeof(input_t), "A");
@@ -2272,7 +2275,7 @@ static void make_inputs(Gemm *gemm, const Options *options)
         write_npy(options->dump_prefix, "C_in", NPY_ACCUM, gemm->c_in, gemm->shape.m, gemm->shape.n, sizeof(accum_t));
     }
 }
-#line 3515 "gemm.md"
+#line 3518 "gemm.md"
 static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2317,7 +2320,7 @@ static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
     CHECK_CUDA(cudaMemcpy(run->c, gemm->c_padded, gemm->bytes_c_padded, cudaMemcpyHostToDevice));
     gemm->h2d_ms = milliseconds_since(start);
 }
-#line 3566 "gemm.md"
+#line 3569 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -2350,7 +2353,7 @@ static void compute_reference(Gemm *gemm)
         reference_gpu(run, (exact_t)run->alpha, (exact_t)run->beta, gemm->expected, gemm->bound);
     gemm->reference_ms = milliseconds_since(start);
 }
-#line 3605 "gemm.md"
+#line 3608 "gemm.md"
 static void run_once_and_check(Gemm *gemm, const Options *options)
 {
     const Shape *shape = &gemm->shape;
@@ -2367,7 +2370,7 @@ static void run_once_and_check(Gemm *gemm, const Options *options)
     if (options->dump_prefix)
         write_npy(options->dump_prefix, "C_out", NPY_ACCUM, gemm->c_out, shape->m, shape->n, sizeof(accum_t));
 }
-#line 3628 "gemm.md"
+#line 3631 "gemm.md"
 static void time_cublas(Gemm *gemm, const Options *options, const Eviction *evict);
 
 static void time_kernels(Gemm *gemm, const Options *options)
@@ -2404,7 +2407,7 @@ static void time_cublas(Gemm *gemm, const Options *options, const Eviction *evic
     CHECK_CUBLAS(cublasDestroy(cublas.handle));
     CHECK_CUDA(cudaFree(cublas.run.c));
 }
-#line 3670 "gemm.md"
+#line 3673 "gemm.md"
 #define RATE(timing, operations) ((operations) / ((timing).median_ms * 1e-3) / 1e12)
 
 /* The tile and the copy path of the kernel that ran. */
@@ -2460,7 +2463,7 @@ static void report_gemm(Report *report, const Gemm *gemm, const Options *options
     };
     report_fields(report, fields, sizeof fields / sizeof fields[0]);
 }
-#line 3732 "gemm.md"
+#line 3735 "gemm.md"
 static void print_text_report(const Report *report, const Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2512,7 +2515,7 @@ static void free_gemm(Gemm *gemm)
     for (size_t h = 0; h < sizeof host / sizeof host[0]; h++)
         free(host[h]);
 }
-#line 3788 "gemm.md"
+#line 3791 "gemm.md"
 static int run_gemm(const Options *options, const Gpu *gpu)
 {
     Gemm gemm;
@@ -2539,7 +2542,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     free_gemm(&gemm);
     return gemm.verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 3824 "gemm.md"
+#line 3827 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -2598,7 +2601,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     return 0;
 }
 /* ==== main ==== */
-#line 3893 "gemm.md"
+#line 3896 "gemm.md"
 #define MAX_SHAPES 4096
 
 /* --shapes=FILE: one "M N K" a line, blank lines and # comments skipped, each checked as the command
@@ -2648,7 +2651,7 @@ static int run_shapes(const Options *options, const Gpu *gpu, int (*shapes)[3], 
     }
     return worst;
 }
-#line 3945 "gemm.md"
+#line 3948 "gemm.md"
 static int self_test(void);   /* the appendix */
 
 int main(int argc, char **argv)
@@ -2674,7 +2677,7 @@ int main(int argc, char **argv)
     return options.shapes ? run_shapes(&options, &gpu, shapes, count) : run_gemm(&options, &gpu);
 }
 /* ==== Past WMMA: Hopper's warpgroup MMA ==== */
-#line 4227 "gemm.md"
+#line 4230 "gemm.md"
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define HOPPER_BUILT 1   /* this compilation is for sm_90a: wgmma and setmaxnreg exist */
 #else
@@ -2706,7 +2709,7 @@ __device__ static inline unsigned long long operand_descriptor(const void *start
            (unsigned long long)(leading >> 4 & 0x3FFF) << 16 |
            (unsigned long long)(stride >> 4 & 0x3FFF) << 32 | 1ull << 62;
 }
-#line 4287 "gemm.md"
+#line 4290 "gemm.md"
 enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper8 (hopper8 is --kernel=hopper's step) */
     HOPPER_ONE_CONSUMER = 1,   /* wgmma on swizzled slabs; a producer and one consumer warpgroup */
     HOPPER_TWO_CONSUMERS,      /* two consumers: twice the rows per slab of B */
@@ -2734,7 +2737,7 @@ enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper8 (hopper8 is 
      : (step) > HOPPER_NARROW  ? (bool)HOPPER_WGMMA                             \
                                : WITH_STEPS || (step) == HOPPER_LAST)
 #define HOPPER_BUILT_KIND(step) (HOPPER_STEP_BUILT(step) ? (step) : HOPPER_LAST)
-#line 4320 "gemm.md"
+#line 4323 "gemm.md"
 typedef struct {
     int block_m, block_n, block_k;   /* the block tile; block_k is one 128-byte row of K */
     int consumers;                   /* warpgroups that multiply, block_m / consumers rows each */
@@ -2789,7 +2792,7 @@ __host__ __device__ constexpr HopperTile hopper_tile(int step = HOPPER_LAST)
     tile.shared_bytes = 1024 + tile.stages * (tile.a_bytes + tile.b_bytes) + 2 * tile.stages * 8;
     return tile;
 }
-#line 4380 "gemm.md"
+#line 4383 "gemm.md"
 __device__ static inline unsigned long long slab_descriptor(const unsigned char *slab, bool mn_major, int first,
                                                             int k_step)
 {
@@ -2800,7 +2803,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
     return operand_descriptor(slab + first * HOPPER_ROW + k_step * HOPPER_K * (int)sizeof(input_t), 16,
                               8 * HOPPER_ROW);
 }
-#line 4415 "gemm.md"
+#line 4418 "gemm.md"
 #define WGMMA_L16 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15"
 #define WGMMA_L32 WGMMA_L16 ", %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
 #define WGMMA_L64 WGMMA_L32 ", %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
@@ -2816,7 +2819,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
 #define WGMMA_D64(c, d, i) WGMMA_D32(c, d, i), WGMMA_D32(c, d, i + 32)
 #define WGMMA_D128(c, d, i) WGMMA_D64(c, d, i), WGMMA_D64(c, d, i + 64)
 #define WGMMA_SCALE_D(index) "{\n .reg .pred p;\n setp.ne.b32 p, %" #index ", 0;\n wgmma.mma_async.sync.aligned."
-#line 4436 "gemm.md"
+#line 4439 "gemm.md"
 #if TYPE_PAIR == PAIR_F16_IN_OUT
 #define WGMMA_TYPES "k16.f16.f16.f16"
 #elif TYPE_PAIR == PAIR_F16_IN_F32_OUT
@@ -2846,7 +2849,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
 /* One wgmma of 64 x n: its accumulator list and operands, and the number of the scale-d operand. */
 #define WGMMA_N(n, list, outputs, is, tail, a, b, scale) \
     asm volatile(WGMMA_SCALE_D(is) "m64n" #n WGMMA_TYPES " {" list tail : outputs : WGMMA_IN(a, b, scale))
-#line 4472 "gemm.md"
+#line 4475 "gemm.md"
 
 #if TYPE_PAIR == PAIR_F16_IN_OUT
 typedef unsigned wgmma_acc_t;   /* two halves per register: n / 4 registers */
@@ -2889,7 +2892,7 @@ __device__ static inline void wgmma(wgmma_acc_t (&d)[WGMMA_REGS * N / 256], unsi
         WGMMA_64(d, a, b, scale);
 }
 #endif
-#line 4524 "gemm.md"
+#line 4527 "gemm.md"
 #if HOPPER_BUILT
 #define HOPPER_ASM(text) asm volatile(text ::: "memory")
 #else
@@ -2916,7 +2919,7 @@ __device__ static inline void settle(float &r) { asm volatile("" : "+f"(r)::"mem
 __device__ static inline void settle(unsigned &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(int &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(double &r) { asm volatile("" : "+d"(r)::"memory"); }
-#line 4570 "gemm.md"
+#line 4573 "gemm.md"
 /* Requests the slab k_tile of an operand from row (along M or N) mn0 on, into `slab`. */
 __device__ static inline void copy_operand(void *slab, const CUtensorMap *map, bool mn_major, int mn0, int k_tile,
                                            unsigned long long *full, unsigned short mask)
@@ -2940,7 +2943,7 @@ __device__ static inline void hopper_position(int index, int rank, const Shape *
     *m0 = row * tile.cluster_m + (tile.share_a ? 0 : rank * tile.block_m);
     *n0 = col * tile.cluster_n + (tile.share_a ? rank * tile.block_n : 0);
 }
-#line 4600 "gemm.md"
+#line 4603 "gemm.md"
 /* A cluster's work, one piece at a time: slabs k_begin .. k_end - 1 of tile number `tile`. A piece is a whole
    tile, except in step 6's launch for the last round ([The last round](#the-last-round)). */
 typedef struct {
@@ -2992,7 +2995,7 @@ __device__ static inline void produce(unsigned char *slabs, unsigned long long *
             if (done >= 0)
                 barrier_wait(&empty[done % tile.stages], done / tile.stages);
 }
-#line 4658 "gemm.md"
+#line 4661 "gemm.md"
 /* Accumulator sets per consumer thread: one per 64-row wgmma (f64: one per 16-row mma.sync of a warp's 32 rows). */
 #define HOPPER_SUBTILES(step) (HOPPER_WGMMA ? hopper_tile(step).block_m / hopper_tile(step).consumers / 64 : 2)
 #define HOPPER_RELEASERS (HOPPER_WGMMA ? 1 : 4)   /* arrivals per consumer on `empty`: one, or each warp's (f64) */
@@ -3040,7 +3043,7 @@ __device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HO
         for (int r = 0; r < HOPPER_REGS(STEP); r++)
             settle(d[sub][r]);
 }
-#line 4711 "gemm.md"
+#line 4714 "gemm.md"
 #if HOPPER_WGMMA && !HOPPER_A_REGS
 template <int STEP>
 __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HOPPER_REGS(STEP)],
@@ -3059,7 +3062,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 4745 "gemm.md"
+#line 4748 "gemm.md"
 typedef struct __align__(2 * sizeof(accum_t)) {
     accum_t value[2];
 } AccumPair;
@@ -3120,14 +3123,15 @@ __device__ static inline void store_hopper(const wgmma_acc_t (&d)[HOPPER_REGS(ST
             *destination = result;
         }
 }
-#line 4814 "gemm.md"
-/* A cheaper cluster_sync for a kernel's start, after fence_barrier_init: that fence already makes the barriers
-   visible to the cluster, so the arrival need not wait until this block's earlier writes are (`.relaxed`); a
-   release arrival cost about 0.6 us in a cluster launch (H100). */
+#line 4817 "gemm.md"
+/* A cheaper cluster_sync for a kernel's start, after fence_barrier_init: that fence already released the barriers
+   to the cluster, so the arrival can be relaxed, releasing nothing (cluster_sync's releases every earlier write);
+   a release arrival cost about 0.6 us in a cluster launch (H100). */
 __device__ static inline void cluster_start(void)
 {
 #if __CUDA_ARCH__ >= 900
-    asm volatile("barrier.cluster.arrive.relaxed.aligned;\n barrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+    asm volatile("barrier.cluster.arrive.relaxed.aligned;\n"
+                 "barrier.cluster.wait.acquire.aligned;\n" ::: "memory");
 #endif
 }
 
@@ -3151,7 +3155,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
         }
     fence_barrier_init();
     cluster_start();   /* both blocks' barriers are ready before either copies */
-#line 4852 "gemm.md"
+#line 4856 "gemm.md"
     int rank = cluster_rank(), warpgroup = threadIdx.x / 128;
     if (warpgroup == tile.consumers) {
         producer_registers();
@@ -3183,7 +3187,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
     }
 #endif
 }
-#line 4969 "gemm.md"
+#line 4973 "gemm.md"
 /* The H100 SXM's dense tensor rates, TFLOP/s (TOP/s), in TYPE_PAIR's order (NVIDIA H100 datasheet). */
 static const double HOPPER_RATED[] = {989, 989, 1979, 1979, 989, 494, 67};
 #define HOPPER_BANDWIDTH 3.35e12   /* bytes/s: the H100 SXM's HBM3 (datasheet); step 8's small tiles count it */
@@ -3210,7 +3214,7 @@ static int hopper_whole_tiles(int step, int tiles, int clusters, int k_padded)
     bool fill = tile.fill && tiles * tile.fill_share <= clusters && seconds >= HOPPER_FILL_SECONDS;
     return split ? tiles - last : fill ? 0 : tiles;
 }
-#line 5004 "gemm.md"
+#line 5008 "gemm.md"
 /* The pieces each tile of a last round of `tiles` is cut into along K: one per cluster, at most one per slab. */
 __host__ __device__ static inline int split_parts(int clusters, int tiles, int k_tiles)
 {
@@ -3262,7 +3266,7 @@ __device__ static inline bool next_piece(int n, const Shape *shape, const LastRo
     piece->tile += last->whole;
     return found;
 }
-#line 5062 "gemm.md"
+#line 5066 "gemm.md"
 #define GATHER_THREADS 256                      /* one element of a block tile each */
 #define HOPPER_MAX_CLUSTERS GATHER_THREADS      /* the most clusters a split round is dealt to: one thread each */
 
@@ -3312,7 +3316,7 @@ __global__ void __launch_bounds__(GATHER_THREADS) d_gather_pieces(accum_t *__res
     accum_t *element = c + (size_t)(top + e / cols) * ldc + left + e % cols;
     *element = scale_accumulator(alpha, (accum_t)sum, beta, beta != 0 ? *element : ACCUM_ZERO);
 }
-#line 5159 "gemm.md"
+#line 5163 "gemm.md"
 /* One of step 8's tiles: a kind of d_gemm_hopper and its speed per flop, in percent of the 128 x 256 tile's. */
 typedef struct {
     int kind;
@@ -3357,7 +3361,7 @@ static int hopper_by_shape(int m, int n, int k, int sms)
     }
     return best;
 }
-#line 5249 "gemm.md"
+#line 5253 "gemm.md"
 #if !HOPPER_WGMMA || HOPPER_A_REGS
 /* The byte offset of element (mn, k) in a swizzled slab, K-major or MN-major (The swizzled layout). */
 __device__ static inline int slab_offset(bool mn_major, int mn, int k)
@@ -3382,7 +3386,7 @@ __device__ static inline void load_four(const unsigned char *slab, int mn, int t
     }
 }
 #endif
-#line 5279 "gemm.md"
+#line 5283 "gemm.md"
 #if !HOPPER_WGMMA
 #define MMA_F64(d, i, a, b)                                                                                  \
     asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "                     \
@@ -3421,7 +3425,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     }
 }
 #endif
-#line 5346 "gemm.md"
+#line 5350 "gemm.md"
 #if HOPPER_A_REGS
 /* tf32's wgmma of 64 x n with A from this thread's four registers a[0..3] (operands i0 .. i3) */
 #define WGMMA_A_REGS(n, list, outputs, i0, i1, i2, i3, ib, is, a, b, scale)                                 \
@@ -3463,7 +3467,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 5404 "gemm.md"
+#line 5408 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed. 32 x 8 threads per block, a 32 x 32 tile each (the last
    ones cut at the edges: f64's padded K is a multiple of 16). */
@@ -3498,7 +3502,7 @@ static bool hopper_prepares(int operand)   /* the problem's A or B, whichever ro
 {
     return (operand == 0) != HOPPER_SWAP ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 5448 "gemm.md"
+#line 5452 "gemm.md"
 #if IS_INTEGER   /* an int8 operand transposed first is transposed in tiles this wide along M or N */
 #define HOPPER_WHOLE_M (HOPPER_TRANSPOSE_A ? TRANSPOSE_COLS : 1)
 #define HOPPER_WHOLE_N (HOPPER_TRANSPOSE_B ? TRANSPOSE_COLS : 1)
@@ -3551,7 +3555,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, b, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 5506 "gemm.md"
+#line 5510 "gemm.md"
 static TileGeometry hopper_geometry(int step)
 {
     HopperTile hopper = hopper_tile(step);
@@ -3600,7 +3604,7 @@ static const void *hopper_gather_kernel(int kind)
 {
     return HOPPER_GATHER_KERNELS[kind < HOPPER_LAST ? 0 : kind - HOPPER_LAST];
 }
-#line 5561 "gemm.md"
+#line 5565 "gemm.md"
 static int hopper_kind(int kernel, int m, int n, int k, int sms)
 {
     int step = hopper_step(kernel);
@@ -3627,7 +3631,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
                                             tile.shared_bytes));
     }
 }
-#line 5595 "gemm.md"
+#line 5599 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. A tile without a cluster is a
    plain grid: launched as clusters of one, a launch took 1 to 4 us longer (H100). */
 static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
@@ -3667,7 +3671,7 @@ static void setup_hopper(Run *run)
     if (run->whole_tiles < tiles)   /* step 6: a slot per cluster, one block tile per block */
         CHECK_CUDA(cudaMalloc(&run->slots, (size_t)fit * tile.cluster * tile.block_m * tile.block_n * sizeof(accum_t)));
 }
-#line 5644 "gemm.md"
+#line 5648 "gemm.md"
 
 static void launch_hopper(const Run *run)
 {
@@ -3703,7 +3707,7 @@ static void launch_hopper(const Run *run)
     gather.numAttrs = 1;
     CHECK_CUDA(cudaLaunchKernelExC(&gather, hopper_gather_kernel(step), gather_arguments));
 }
-#line 5697 "gemm.md"
+#line 5701 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -3756,7 +3760,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 5755 "gemm.md"
+#line 5759 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -3793,7 +3797,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 5951 "gemm.md"
+#line 5955 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)

@@ -854,6 +854,17 @@ def test_no_backslash_before_a_pipe_on_the_page(build):
     assert "\\|" not in text, "the page shows \\| at: %r" % text[text.index("\\|") - 40:text.index("\\|") + 20]
 
 
+def test_a_product_of_numbers_never_breaks_around_its_times_sign(build):
+    """"128 × 16" and "459.6 / 458.3" are units: page.lua makes the spaces around a × or / between numbers no-break
+    spaces (issue 41: at 1280 px the page broke "128 ×" from "16", at 375 px a table "459.6 /" from "458.3")."""
+    page = require_built(build).read_text(encoding="utf-8")
+    prose = re.sub(r"<pre[\s\S]*?</pre>", "", page)   # code divides: 4 / 8
+    text = html.unescape(re.sub(r"<[^>]+>", "", prose))
+    assert "128\u00a0×\u00a016" in text and "459.6\u00a0/\u00a0458.3" in text, "no no-break spaces on the page"
+    breakable = re.findall(r"\S*\d[)%³]*[ \t\n]+[×/][ \t\n]+\(?\d\S*", text)   # spaces that are not no-break
+    assert breakable == [], "a product of numbers that may break: %r" % breakable[:5]
+
+
 def test_no_horizontal_overflow_with_details_open(browser):
     """At 375 px, with every folded block open, the page still fits the screen."""
     browser, _, _ = browser

@@ -17,6 +17,9 @@ page.lua -- small layout fixes for the woven page.
   Figure block (Figure below); both give the same markup.
 * A paragraph holding only a display equation becomes
   <div class="math-display">, which scrolls instead of widening the page.
+* A product of numbers, "128 × 16" or "16 × 4096 × 14336", and a pair,
+  "459.6 / 458.3", stay on one line: the spaces around each × or / between
+  numbers become no-break spaces.
 * The page gets a <title> even when the document has none.
 ]]
 
@@ -52,6 +55,27 @@ function Table(tbl)
   break_first_cells(tbl.head.rows)
   for _, body in ipairs(tbl.bodies) do break_first_cells(body.body) end
   return pandoc.Div({tbl}, pandoc.Attr("", {"table-wrap"}))
+end
+
+-- "128 × 16" broke as "128 ×" and "16" at some widths, and a table's "459.6 / 458.3"
+-- at its slash on a phone: the spaces around a × or a / between two numbers (a Str
+-- with a digit: 4096, 8192³, (16, 84%) become no-break spaces.
+local NO_BREAK = pandoc.Str("\u{00A0}")
+local JOINERS = {["×"] = true, ["/"] = true}
+
+local function has_digit(inline)
+  return inline ~= nil and inline.t == "Str" and inline.text:find("%d") ~= nil
+end
+
+function Inlines(inlines)
+  for i = 2, #inlines - 3 do
+    if inlines[i].t == "Space" and inlines[i + 1].t == "Str" and JOINERS[inlines[i + 1].text] and
+       inlines[i + 2].t == "Space" and has_digit(inlines[i - 1]) and has_digit(inlines[i + 3]) then
+      inlines[i] = NO_BREAK
+      inlines[i + 2] = NO_BREAK
+    end
+  end
+  return inlines
 end
 
 -- A paragraph that is only a display equation becomes <div class="math-display">,
