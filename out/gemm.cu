@@ -879,9 +879,9 @@ __device__ static inline void fence_barrier_init(void)
 #endif
 }
 
-/* Every thread of every block in the cluster arrives, then waits for all the others. The arrival releases and the
-   wait acquires: whatever a thread wrote before arriving, its block's shared memory included, is visible to every
-   thread of the cluster once it is past the wait. */
+/* Every thread of every block in the cluster arrives, then waits for all the others. The arrival is a release and
+   the wait an acquire, in the memory model's sense (not a slab's release): whatever a thread wrote before arriving,
+   its block's shared memory included, is visible to every thread of the cluster once it is past the wait. */
 __device__ static inline void cluster_sync(void)
 {
 #if __CUDA_ARCH__ >= 900
@@ -3187,13 +3187,13 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
     }
 #endif
 }
-#line 4973 "gemm.md"
+#line 4975 "gemm.md"
 /* The H100 SXM's dense tensor rates, TFLOP/s (TOP/s), in TYPE_PAIR's order (NVIDIA H100 datasheet). */
 static const double HOPPER_RATED[] = {989, 989, 1979, 1979, 989, 494, 67};
 #define HOPPER_BANDWIDTH 3.35e12   /* bytes/s: the H100 SXM's HBM3 (datasheet); step 8's small tiles count it */
 
 #define HOPPER_FILL_SECONDS 100e-6   /* step 7: a shorter tile runs whole ([Step 7](#filling-the-gpu)) */
-#define HOPPER_SPLIT_SECONDS 15e-6   /* what a split adds: two launches and the slots' traffic (H200, fitted) */
+#define HOPPER_SPLIT_SECONDS 15e-6   /* what a split adds: two launches and the slots' traffic (fitted on an H200) */
 
 __host__ __device__ static inline int split_parts(int clusters, int tiles, int k_tiles);   /* pieces per tile, below */
 
@@ -3221,8 +3221,8 @@ __host__ __device__ static inline int split_parts(int clusters, int tiles, int k
     return clusters / tiles < k_tiles ? clusters / tiles : k_tiles;
 }
 
-/* Piece n of the share of `cluster` in a last round of `tiles` tiles (numbered from 0 here): the share is one
-   piece, n = 0, in slot `cluster`, and the clusters past tiles x parts have none. False if there is no such piece. */
+/* Piece n of the work of `cluster` in a last round of `tiles` tiles (numbered from 0 here): one piece, n = 0, summed
+   in slot `cluster`; the clusters past tiles x parts have none. False if there is no such piece. */
 __host__ __device__ static inline bool share_piece(int n, int cluster, int clusters, int tiles, int k_tiles,
                                                    Piece *piece)
 {
@@ -3797,7 +3797,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 5955 "gemm.md"
+#line 5957 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
