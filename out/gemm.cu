@@ -3191,6 +3191,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
 /* The H100 SXM's dense tensor rates, TFLOP/s (TOP/s), in TYPE_PAIR's order (NVIDIA H100 datasheet). */
 static const double HOPPER_RATED[] = {989, 989, 1979, 1979, 989, 494, 67};
 #define HOPPER_BANDWIDTH 3.35e12   /* bytes/s: the H100 SXM's HBM3 (datasheet); step 8's small tiles count it */
+#define HOPPER_BLOCK_PULL 90e9      /* bytes/s that one block reads when few run (measured on an H200) */
 
 #define HOPPER_FILL_SECONDS 100e-6   /* step 7: a shorter tile runs whole ([Step 7](#filling-the-gpu)) */
 #define HOPPER_SPLIT_SECONDS 15e-6   /* what a split adds: two launches and the slots' traffic (fitted on an H200) */
@@ -3214,7 +3215,7 @@ static int hopper_whole_tiles(int step, int tiles, int clusters, int k_padded)
     bool fill = tile.fill && tiles * tile.fill_share <= clusters && seconds >= HOPPER_FILL_SECONDS;
     return split ? tiles - last : fill ? 0 : tiles;
 }
-#line 5008 "gemm.md"
+#line 5009 "gemm.md"
 /* The pieces each tile of a last round of `tiles` is cut into along K: one per cluster, at most one per slab. */
 __host__ __device__ static inline int split_parts(int clusters, int tiles, int k_tiles)
 {
@@ -3266,7 +3267,7 @@ __device__ static inline bool next_piece(int n, const Shape *shape, const LastRo
     piece->tile += last->whole;
     return found;
 }
-#line 5066 "gemm.md"
+#line 5067 "gemm.md"
 #define GATHER_THREADS 256                      /* one element of a block tile each */
 #define HOPPER_MAX_CLUSTERS GATHER_THREADS      /* the most clusters a split round is dealt to: one thread each */
 
@@ -3316,7 +3317,7 @@ __global__ void __launch_bounds__(GATHER_THREADS) d_gather_pieces(accum_t *__res
     accum_t *element = c + (size_t)(top + e / cols) * ldc + left + e % cols;
     *element = scale_accumulator(alpha, (accum_t)sum, beta, beta != 0 ? *element : ACCUM_ZERO);
 }
-#line 5163 "gemm.md"
+#line 5166 "gemm.md"
 /* One of step 8's tiles: a kind of d_gemm_hopper and its speed per flop, in percent of the 128 x 256 tile's. */
 typedef struct {
     int kind;
@@ -3336,7 +3337,9 @@ static Shape hopper_roles(const Shape *shape);              /* M and N as the ke
 
 /* The tile of HOPPER_TILES whose rounds take the least time on `sms` SMs: a round is one tile per cluster, and
    takes one tile's flops at the cluster's share of the rated speed times the tile's speed; tiles that are all
-   split along K (step 7) take one piece's share of a round and cost HOPPER_SPLIT_SECONDS more. On a tie, the first. */
+   split along K (step 7) take one piece's share of a round and cost HOPPER_SPLIT_SECONDS more. Small tiles few
+   enough for step 7 to split but left whole take at least their bytes at HOPPER_BLOCK_PULL per block. On a tie,
+   the first. */
 static int hopper_by_shape(int m, int n, int k, int sms)
 {
     int best = HOPPER_LAST;
@@ -3354,6 +3357,9 @@ static int hopper_by_shape(int m, int n, int k, int sms)
         double flops = 2.0 * tile.cluster_m * tile.cluster_n * padded.k_padded;   /* one cluster tile */
         double time = rounds * flops / (HOPPER_RATED[TYPE_PAIR] * 1e12 / clusters * HOPPER_TILES[i].speed / 100) +
                       (split ? HOPPER_SPLIT_SECONDS : 0);
+        if (tile.memory_bound && !split && tiles * tile.fill_share <= clusters)   /* few blocks, each reading alone */
+            time = fmax(time, (double)(tile.cluster_m + tile.cluster_n) * padded.k_padded * sizeof(input_t) /
+                                  (tile.cluster * HOPPER_BLOCK_PULL));
         if (i == 0 || time < best_time) {
             best = HOPPER_TILES[i].kind;
             best_time = time;
@@ -3361,7 +3367,7 @@ static int hopper_by_shape(int m, int n, int k, int sms)
     }
     return best;
 }
-#line 5253 "gemm.md"
+#line 5261 "gemm.md"
 #if !HOPPER_WGMMA || HOPPER_A_REGS
 /* The byte offset of element (mn, k) in a swizzled slab, K-major or MN-major (The swizzled layout). */
 __device__ static inline int slab_offset(bool mn_major, int mn, int k)
@@ -3386,7 +3392,7 @@ __device__ static inline void load_four(const unsigned char *slab, int mn, int t
     }
 }
 #endif
-#line 5283 "gemm.md"
+#line 5291 "gemm.md"
 #if !HOPPER_WGMMA
 #define MMA_F64(d, i, a, b)                                                                                  \
     asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "                     \
@@ -3425,7 +3431,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     }
 }
 #endif
-#line 5350 "gemm.md"
+#line 5357 "gemm.md"
 #if HOPPER_A_REGS
 /* tf32's wgmma of 64 x n with A from this thread's four registers a[0..3] (operands i0 .. i3) */
 #define WGMMA_A_REGS(n, list, outputs, i0, i1, i2, i3, ib, is, a, b, scale)                                 \
@@ -3467,7 +3473,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 5408 "gemm.md"
+#line 5414 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed. 32 x 8 threads per block, a 32 x 32 tile each (the last
    ones cut at the edges: f64's padded K is a multiple of 16). */
@@ -3502,7 +3508,7 @@ static bool hopper_prepares(int operand)   /* the problem's A or B, whichever ro
 {
     return (operand == 0) != HOPPER_SWAP ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 5452 "gemm.md"
+#line 5458 "gemm.md"
 #if IS_INTEGER   /* an int8 operand transposed first is transposed in tiles this wide along M or N */
 #define HOPPER_WHOLE_M (HOPPER_TRANSPOSE_A ? TRANSPOSE_COLS : 1)
 #define HOPPER_WHOLE_N (HOPPER_TRANSPOSE_B ? TRANSPOSE_COLS : 1)
@@ -3555,7 +3561,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, b, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 5510 "gemm.md"
+#line 5516 "gemm.md"
 static TileGeometry hopper_geometry(int step)
 {
     HopperTile hopper = hopper_tile(step);
@@ -3604,7 +3610,7 @@ static const void *hopper_gather_kernel(int kind)
 {
     return HOPPER_GATHER_KERNELS[kind < HOPPER_LAST ? 0 : kind - HOPPER_LAST];
 }
-#line 5565 "gemm.md"
+#line 5571 "gemm.md"
 static int hopper_kind(int kernel, int m, int n, int k, int sms)
 {
     int step = hopper_step(kernel);
@@ -3631,7 +3637,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
                                             tile.shared_bytes));
     }
 }
-#line 5599 "gemm.md"
+#line 5604 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. A tile without a cluster is a
    plain grid: launched as clusters of one, a launch took 1 to 4 us longer (H100). */
 static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
@@ -3671,7 +3677,7 @@ static void setup_hopper(Run *run)
     if (run->whole_tiles < tiles)   /* step 6: a slot per cluster, one block tile per block */
         CHECK_CUDA(cudaMalloc(&run->slots, (size_t)fit * tile.cluster * tile.block_m * tile.block_n * sizeof(accum_t)));
 }
-#line 5648 "gemm.md"
+#line 5652 "gemm.md"
 
 static void launch_hopper(const Run *run)
 {
@@ -3707,7 +3713,7 @@ static void launch_hopper(const Run *run)
     gather.numAttrs = 1;
     CHECK_CUDA(cudaLaunchKernelExC(&gather, hopper_gather_kernel(step), gather_arguments));
 }
-#line 5701 "gemm.md"
+#line 5705 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -3760,7 +3766,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 5759 "gemm.md"
+#line 5763 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -3797,7 +3803,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 5957 "gemm.md"
+#line 5960 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
@@ -4057,9 +4063,11 @@ static void test_hopper_tiles(void)
                    hopper_kind(KERNEL_HOPPER, 256, 4096, 14336, 132) == HOPPER_NARROW &&
                    hopper_kind(KERNEL_HOPPER, 256, 8192, 8192, 132) == HOPPER_MEDIUM &&
                    hopper_kind(KERNEL_HOPPER, 256, 8192, 28672, 132) == HOPPER_LAST &&
-                   hopper_whole_tiles(HOPPER_LAST, 32, 66, 28672) == 0,
+                   hopper_whole_tiles(HOPPER_LAST, 32, 66, 28672) == 0 &&
+                   hopper_kind(KERNEL_HOPPER, 16, 2048, 8192, 132) == HOPPER_NARROW &&
+                   hopper_whole_tiles(HOPPER_NARROW, 16, 132, 8192) == 0,
                "hopper: step 8 takes 64 x 64 tiles at 16 x 4096 x 4096, 64 x 128 at 256 x 4096 x 14336, 128 x 128 "
-               "at 256 x 8192 x 8192 and split 128 x 256 at 256 x 8192 x 28672");
+               "at 256 x 8192 x 8192, split 128 x 256 at 256 x 8192 x 28672 and split 64 x 128 at 16 x 2048 x 8192");
     int most = HOPPER_SWAP ? 66 : 33;   /* a quarter of the SMs' worth; with the roles swapped (tf32), half */
     expect(hopper_whole_tiles(HOPPER_NARROW, 16, 132, 14336) == 0 &&
                hopper_whole_tiles(HOPPER_NARROW, 16, 132, 1024) == 16 &&
