@@ -2717,7 +2717,7 @@ enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper8 (hopper8 is 
     HOPPER_CLUSTER,            /* clusters of two along M share B's slabs */
     HOPPER_PERSISTENT,         /* one cluster per pair of SMs, looping over tiles */
     HOPPER_SPLIT,              /* a short last round of tiles split along K among all clusters */
-    HOPPER_FILL,               /* fewer tiles than half the clusters: all of them split along K */
+    HOPPER_FILL,               /* at most half as many tiles as clusters: all of them split along K */
     HOPPER_BY_SHAPE,           /* the tile chosen by the problem's shape, from HOPPER_TILES (hopper_kind) */
     HOPPER_LAST = HOPPER_BY_SHAPE,
     /* not steps: the other tiles step 8 chooses from */

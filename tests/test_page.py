@@ -970,6 +970,29 @@ def test_a_tables_first_column_leaves_room_on_a_phone(browser):
     assert wide == [], "first columns too wide on a phone: %r" % wide
 
 
+def test_a_wide_tables_scroll_shadow_shows_on_its_shaded_rows(browser):
+    """At 375 px a wide table's box draws a soft shadow on the side that has more to scroll (style.css); a shaded
+    row's background must let it through, as an opaque one hid it on every other row (issue 41, a Chromium check),
+    while the row's sticky first cell stays opaque, so the cells scrolling under it do not show."""
+    browser, _, _ = browser
+    browser.view(375, 812)
+    found = browser.run(WIDE_TABLES + """
+        const alpha = colour => {
+          const m = colour.match(/rgba?\\(([^)]+)\\)/), parts = m ? m[1].split(',').map(Number) : [0, 0, 0, 0];
+          return parts.length > 3 ? parts[3] : 1;
+        };
+        const found = [];
+        wideTables().forEach(wrap => {
+          const row = wrap.querySelector('tbody tr:nth-child(2)');
+          if (row && (alpha(getComputedStyle(row).backgroundColor) >= 1 ||
+                      alpha(getComputedStyle(row.cells[0]).backgroundColor) < 1))
+            found.push(wrap.querySelector('tr').textContent.trim().replace(/\\s+/g, ' ').slice(0, 50));
+        });
+        return [wideTables().length, found];""")
+    assert found[0] >= 3, "too few wide tables at 375 px to check: %d" % found[0]
+    assert found[1] == [], "wide tables whose shaded rows hide the scroll shadow: %r" % found[1]
+
+
 def test_a_type_pair_breaks_only_on_a_phone(browser):
     """The break points after a type pair's underscores (<wbr>) are hidden from 36rem up: at 1280 px every name
     in a table's first column is on one line; at 375 px the longest, BF16_IN_F32_OUT, on two at most."""
@@ -1130,12 +1153,19 @@ function rgba(text) {
   const parts = m[1].split(',').map(Number);
   return [parts[0], parts[1], parts[2], parts.length > 3 ? parts[3] : 1];
 }
-function background(element) {
+function background(element) {   // the colour behind the element: translucent backgrounds over what is below
+  const layers = [];
   for (let e = element; e; e = e.parentElement) {
     const colour = rgba(getComputedStyle(e).backgroundColor);
-    if (colour && colour[3] > 0) return colour;
+    if (colour && colour[3] > 0) layers.push(colour);
+    if (colour && colour[3] >= 1) break;
   }
-  return rgba(getComputedStyle(document.documentElement).backgroundColor) || [255, 255, 255, 1];
+  let under = layers.length && layers[layers.length - 1][3] >= 1 ? layers.pop() : [255, 255, 255, 1];
+  while (layers.length) {
+    const c = layers.pop();
+    under = [0, 1, 2].map(i => c[i] * c[3] + under[i] * (1 - c[3])).concat([1]);
+  }
+  return under;
 }
 function luminance(c) {
   const channel = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
