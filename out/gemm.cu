@@ -3187,7 +3187,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
     }
 #endif
 }
-#line 4975 "gemm.md"
+#line 4974 "gemm.md"
 /* The H100 SXM's dense tensor rates, TFLOP/s (TOP/s), in TYPE_PAIR's order (NVIDIA H100 datasheet). */
 static const double HOPPER_RATED[] = {989, 989, 1979, 1979, 989, 494, 67};
 #define HOPPER_BANDWIDTH 3.35e12   /* bytes/s: the H100 SXM's HBM3 (datasheet); step 8's small tiles count it */
@@ -3215,7 +3215,7 @@ static int hopper_whole_tiles(int step, int tiles, int clusters, int k_padded)
     bool fill = tile.fill && tiles * tile.fill_share <= clusters && seconds >= HOPPER_FILL_SECONDS;
     return split ? tiles - last : fill ? 0 : tiles;
 }
-#line 5009 "gemm.md"
+#line 5008 "gemm.md"
 /* The pieces each tile of a last round of `tiles` is cut into along K: one per cluster, at most one per slab. */
 __host__ __device__ static inline int split_parts(int clusters, int tiles, int k_tiles)
 {
@@ -3267,7 +3267,7 @@ __device__ static inline bool next_piece(int n, const Shape *shape, const LastRo
     piece->tile += last->whole;
     return found;
 }
-#line 5067 "gemm.md"
+#line 5066 "gemm.md"
 #define GATHER_THREADS 256                      /* one element of a block tile each */
 #define HOPPER_MAX_CLUSTERS GATHER_THREADS      /* the most clusters a split round is dealt to: one thread each */
 
@@ -3317,7 +3317,7 @@ __global__ void __launch_bounds__(GATHER_THREADS) d_gather_pieces(accum_t *__res
     accum_t *element = c + (size_t)(top + e / cols) * ldc + left + e % cols;
     *element = scale_accumulator(alpha, (accum_t)sum, beta, beta != 0 ? *element : ACCUM_ZERO);
 }
-#line 5166 "gemm.md"
+#line 5164 "gemm.md"
 /* One of step 8's tiles: a kind of d_gemm_hopper and its speed per flop, in percent of the 128 x 256 tile's. */
 typedef struct {
     int kind;
@@ -3367,7 +3367,7 @@ static int hopper_by_shape(int m, int n, int k, int sms)
     }
     return best;
 }
-#line 5261 "gemm.md"
+#line 5259 "gemm.md"
 #if !HOPPER_WGMMA || HOPPER_A_REGS
 /* The byte offset of element (mn, k) in a swizzled slab, K-major or MN-major (The swizzled layout). */
 __device__ static inline int slab_offset(bool mn_major, int mn, int k)
@@ -3392,7 +3392,7 @@ __device__ static inline void load_four(const unsigned char *slab, int mn, int t
     }
 }
 #endif
-#line 5291 "gemm.md"
+#line 5289 "gemm.md"
 #if !HOPPER_WGMMA
 #define MMA_F64(d, i, a, b)                                                                                  \
     asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "                     \
@@ -3431,7 +3431,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     }
 }
 #endif
-#line 5357 "gemm.md"
+#line 5355 "gemm.md"
 #if HOPPER_A_REGS
 /* tf32's wgmma of 64 x n with A from this thread's four registers a[0..3] (operands i0 .. i3) */
 #define WGMMA_A_REGS(n, list, outputs, i0, i1, i2, i3, ib, is, a, b, scale)                                 \
@@ -3473,7 +3473,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 5414 "gemm.md"
+#line 5412 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed. 32 x 8 threads per block, a 32 x 32 tile each (the last
    ones cut at the edges: f64's padded K is a multiple of 16). */
@@ -3508,7 +3508,7 @@ static bool hopper_prepares(int operand)   /* the problem's A or B, whichever ro
 {
     return (operand == 0) != HOPPER_SWAP ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 5458 "gemm.md"
+#line 5456 "gemm.md"
 #if IS_INTEGER   /* an int8 operand transposed first is transposed in tiles this wide along M or N */
 #define HOPPER_WHOLE_M (HOPPER_TRANSPOSE_A ? TRANSPOSE_COLS : 1)
 #define HOPPER_WHOLE_N (HOPPER_TRANSPOSE_B ? TRANSPOSE_COLS : 1)
@@ -3561,7 +3561,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, b, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 5516 "gemm.md"
+#line 5514 "gemm.md"
 static TileGeometry hopper_geometry(int step)
 {
     HopperTile hopper = hopper_tile(step);
@@ -3610,7 +3610,7 @@ static const void *hopper_gather_kernel(int kind)
 {
     return HOPPER_GATHER_KERNELS[kind < HOPPER_LAST ? 0 : kind - HOPPER_LAST];
 }
-#line 5571 "gemm.md"
+#line 5569 "gemm.md"
 static int hopper_kind(int kernel, int m, int n, int k, int sms)
 {
     int step = hopper_step(kernel);
@@ -3637,7 +3637,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
                                             tile.shared_bytes));
     }
 }
-#line 5604 "gemm.md"
+#line 5602 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. A tile without a cluster is a
    plain grid: launched as clusters of one, a launch took 1 to 4 us longer (H100). */
 static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
@@ -3677,7 +3677,7 @@ static void setup_hopper(Run *run)
     if (run->whole_tiles < tiles)   /* step 6: a slot per cluster, one block tile per block */
         CHECK_CUDA(cudaMalloc(&run->slots, (size_t)fit * tile.cluster * tile.block_m * tile.block_n * sizeof(accum_t)));
 }
-#line 5652 "gemm.md"
+#line 5650 "gemm.md"
 
 static void launch_hopper(const Run *run)
 {
@@ -3713,7 +3713,7 @@ static void launch_hopper(const Run *run)
     gather.numAttrs = 1;
     CHECK_CUDA(cudaLaunchKernelExC(&gather, hopper_gather_kernel(step), gather_arguments));
 }
-#line 5705 "gemm.md"
+#line 5703 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -3766,7 +3766,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 5763 "gemm.md"
+#line 5761 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;

@@ -28,5 +28,17 @@ if [ "$1" = after ]; then
     done
     exit 0
 fi
+# The other wgmma type pairs on this code, the rule's pick (bf16 and int8 B transposed, tf32 both layouts), from
+# `make BIN=out/cfg/hold/T-tb TYPE=T TRANSPOSE_B=tb ARCH=90`. Writes $OUT/t-T-TB.txt.
+#   bash docs/bench/variants/h100/heldout/run.sh types
+if [ "$1" = types ]; then
+    for binary in BF16_IN_F32_OUT-1 TF32_IN_F32_OUT-1 TF32_IN_F32_OUT-0 I8_IN_I32_OUT-1; do
+        start=$(date +%s)
+        out/cfg/hold/$binary --kernel=hopper --format=kv --iterations=20 --warmup=3 --verify=gpu --cold-l2 --cublas \
+            --shapes=$here/shapes.txt > "${OUT:-.}/t-$binary.txt" 2>&1
+        echo "$binary rc=$? $(( $(date +%s) - start )) s"
+    done
+    exit 0
+fi
 for kind in none 8 10 11 12; do run 1 $kind; done
 run 0 none

@@ -47,3 +47,9 @@ for tb in ("1", "0"):
         geomean(columns["before"]), geomean(columns["after"]),
         ", best forced tile per shape %.3f" % geomean(columns["best"]) if forced else "", min(columns["after"])))
     print()
+for name in ("BF16_IN_F32_OUT-1", "TF32_IN_F32_OUT-1", "TF32_IN_F32_OUT-0", "I8_IN_I32_OUT-1"):
+    runs = load("t-%s.txt" % name)
+    worst = sorted((ratio(d), shape, d["tile"]) for shape, d in runs.items())[:3]
+    print("%s, B %s: the rule's pick on this code, geometric mean %.3f; worst %s" % (
+        name[:-2], "transposed" if name.endswith("1") else "as stored", geomean([ratio(d) for d in runs.values()]),
+        ", ".join("%d x %d x %d %.3f (%s)" % (s + (r, t)) for r, s, t in worst)))
