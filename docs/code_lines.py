@@ -17,6 +17,8 @@ This rewrites each such line as
   lines: copying the code copies them unchanged.
 * The empty link is dropped: style.css hides it anyway, and 3,700 of them
   were an eighth of the page.
+* The spaces that align a macro's trailing backslashes, but one, go in a
+  <span class="align"> that style.css shrinks where lines wrap.
 * In a step's code (a <div class="step-code" data-new="9,45-54"> that
   docs/filters/steps.lua made), the lines new since the step before get
   class="new", which style.css marks in the margin.
@@ -42,6 +44,17 @@ def rewrite(html):
     return LINE.sub(line, html)
 
 
+# The spaces that line a macro's backslashes up in a column: a run before the backslash that ends a line.
+ALIGNED = re.compile(r' ( +)((?:</span>)?(?:<span class="[a-z]+">)?\\(?:</span>)?</span>\n)')
+
+
+def fold_alignment(html):
+    """The run of spaces before a line's final backslash, but one, in a <span class="align">, which style.css
+    shrinks to nothing where long lines wrap: a padded macro line wrapped at 1280 px and left the backslash alone
+    on a row of its own. The spaces stay in the text, so a copy keeps them."""
+    return ALIGNED.sub(lambda m: ' <span class="align">%s</span>%s' % (m.group(1), m.group(2)), html)
+
+
 STEP = re.compile(r'<div class="step-code"[^>]*data-new(?:="([\d,-]*)")?[^>]*>\s*<div class="sourceCode" id="(cb\d+)"')
 
 
@@ -62,7 +75,7 @@ def main(argv):
         with open(argv[1], encoding="utf-8") as handle:
             html = handle.read()
         with open(argv[1], "w", encoding="utf-8") as handle:
-            handle.write(mark_new(rewrite(html)))
+            handle.write(mark_new(fold_alignment(rewrite(html))))
     except OSError as error:
         print("code_lines.py: %s" % error, file=sys.stderr)
         return 1

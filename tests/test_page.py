@@ -1227,6 +1227,48 @@ def test_code_fits_the_column_on_a_desktop(browser, scheme):
     assert wide == [], "code blocks that scroll sideways at 1280 px"
 
 
+def test_a_macros_backslash_never_wraps_alone(browser):
+    """At 1280 px long code lines wrap inside the column. A macro line padded to put its backslash in a column
+    wrapped before the backslash, which then stood alone on a row (23 lines, a Chromium check of issue 41);
+    code_lines.py puts the padding in a span that style.css shrinks there. Each backslash that ends a line
+    shares its row with the character before it."""
+    browser, _, _ = browser
+    browser.view(1280, 900)
+    browser.run("document.querySelectorAll('details').forEach(d => d.open = true);")
+    try:
+        alone = browser.run(r"""
+            const rowOf = (node, offset) => {
+              const range = document.createRange();
+              range.setStart(node, offset); range.setEnd(node, offset + 1);
+              const rects = range.getClientRects();
+              return rects.length ? rects[0].top : null;
+            };
+            const found = [];
+            let lines = 0;
+            document.querySelectorAll('main pre > code.sourceCode > span[id]').forEach(line => {
+              const text = line.textContent;
+              if (!/\\\s*$/.test(text) || !text.trim().replace(/\\$/, '').trim()) return;
+              const nodes = [], walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+              for (let n = walker.nextNode(); n; n = walker.nextNode()) nodes.push(n);
+              let slash = null, before = null;
+              for (let i = nodes.length - 1; i >= 0 && !before; i--)
+                for (let j = nodes[i].data.length - 1; j >= 0; j--) {
+                  const c = nodes[i].data[j];
+                  if (!slash) { if (c === '\\') slash = [nodes[i], j]; continue; }
+                  if (c.trim()) { before = [nodes[i], j]; break; }
+                }
+              if (!slash || !before) return;
+              lines++;
+              const a = rowOf(...slash), b = rowOf(...before);
+              if (a !== null && b !== null && Math.abs(a - b) > 2) found.push(text.trim().slice(0, 50));
+            });
+            return [lines, found];""")
+    finally:
+        browser.run("document.querySelectorAll('details.listing').forEach(d => d.open = false);")
+    assert alone[0] >= 40, "too few lines ending in a backslash found: %d" % alone[0]
+    assert alone[1] == [], "backslashes alone on a row at 1280 px: %r" % alone[1]
+
+
 def test_wrapped_code_never_splits_an_operator(browser):
     """At 1280 px, where long code lines wrap, no operator (->, --, <<) is broken across two lines:
     every highlighted operator lies on one line box (the stylesheet keeps span.op whole)."""
