@@ -993,6 +993,42 @@ def test_a_wide_tables_scroll_shadow_shows_on_its_shaded_rows(browser):
     assert found[1] == [], "wide tables whose shaded rows hide the scroll shadow: %r" % found[1]
 
 
+def test_table_code_wraps_only_at_its_spaces_on_a_phone(browser):
+    """At 375 px a table's code may wrap, but never right after an option's leading dashes: the command-line
+    table's --shapes=FILE came out as "--" over "shapes=FILE" (issue 41, a Chromium check); page.lua makes the
+    dashes and the name after them one no-wrap span."""
+    browser, _, _ = browser
+    browser.view(375, 812)
+    broken = browser.run(r"""
+        const top = (node, i) => {
+          const range = document.createRange();
+          range.setStart(node, i); range.setEnd(node, i + 1);
+          const rects = range.getClientRects();
+          return rects.length ? rects[0].top : null;
+        };
+        const found = [];
+        let checked = 0;
+        document.querySelectorAll('main td code').forEach(code => {
+          if (!code.textContent.includes('-')) return;
+          checked++;
+          const chars = [], walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+          let space = true;
+          for (let n = walker.nextNode(); n; n = walker.nextNode())
+            for (let i = 0; i < n.data.length; i++) {   // [char, its row, whether it starts a word]
+              if (n.data[i].trim()) chars.push([n.data[i], top(n, i), space]);
+              space = !n.data[i].trim();
+            }
+          // a break after a word's leading dashes: after "-" that starts a word or follows another "-"
+          for (let i = 1; i < chars.length; i++)
+            if (chars[i - 1][0] === '-' && (chars[i - 1][2] || (i >= 2 && chars[i - 2][0] === '-')) &&
+                chars[i][1] !== null && chars[i - 1][1] !== null &&
+                chars[i][1] - chars[i - 1][1] > 2) { found.push(code.textContent.slice(0, 40)); break; }
+        });
+        return [checked, found];""")
+    assert broken[0] >= 10, "too few table code spans with a hyphen: %d" % broken[0]
+    assert broken[1] == [], "table code broken after an option's dashes at 375 px: %r" % broken[1]
+
+
 def test_a_type_pair_breaks_only_on_a_phone(browser):
     """The break points after a type pair's underscores (<wbr>) are hidden from 36rem up: at 1280 px every name
     in a table's first column is on one line; at 375 px the longest, BF16_IN_F32_OUT, on two at most."""

@@ -20,6 +20,8 @@ page.lua -- small layout fixes for the woven page.
 * A product of numbers, "128 × 16" or "16 × 4096 × 14336", and a pair,
   "459.6 / 458.3", stay on one line: the spaces around each × or / between
   numbers become no-break spaces.
+* Code in a table never wraps on a phone right after an option's leading
+  dashes (--shapes=FILE broke after "--"): they and the name are one span.
 * The page gets a <title> even when the document has none.
 ]]
 
@@ -39,6 +41,44 @@ local break_names = {
   Code = function(code) if code.text:find(NAME) then return name_html("code", code.text) end end
 }
 
+-- On a phone a table's code may wrap (docs/style.css), and a browser breaks
+-- after any hyphen: --shapes=FILE came out as "--" over "shapes=FILE". An
+-- option's leading dashes and the name after them are one no-wrap span, so it
+-- may break at a space, before its "=" or inside a name (--shared- over
+-- limit=BYTES), never after its dashes; the text is unchanged.
+local function escape_html(text)
+  return (text:gsub("&", "&amp;"):gsub("<", "&lt;"):gsub(">", "&gt;"))
+end
+
+local function whole_words_html(text)
+  local words = {}
+  for word in text:gmatch("%S+") do
+    local dashes, rest = word:match("^(%-+%w+)(.*)$")
+    rest = rest and escape_html(rest):gsub("^=", "<wbr>=")   -- --iterations, then =N where the column is narrow
+    words[#words + 1] = dashes and ('<span class="word">' .. escape_html(dashes) .. "</span>" .. rest)
+                        or escape_html(word)
+  end
+  return pandoc.RawInline("html", "<code>" .. table.concat(words, " ") .. "</code>")
+end
+
+local whole_words = {
+  Code = function(code)
+    local text = code.text   -- single spaces only, none at the ends: the words and spaces give it back unchanged
+    if text:find("%-%-?%w") and not text:find(NAME) and not text:find("%s%s") and not text:find("^%s") and
+       not text:find("%s$") and not text:find("[\t\n]") then
+      return whole_words_html(text)
+    end
+  end
+}
+
+local function keep_words(rows)
+  for _, row in ipairs(rows) do
+    for _, cell in ipairs(row.cells) do
+      cell.contents = pandoc.walk_block(pandoc.Div(cell.contents), whole_words).content
+    end
+  end
+end
+
 local function break_first_cells(rows)
   for _, row in ipairs(rows) do
     local cell = row.cells[1]
@@ -54,6 +94,8 @@ function Table(tbl)
   end
   break_first_cells(tbl.head.rows)
   for _, body in ipairs(tbl.bodies) do break_first_cells(body.body) end
+  keep_words(tbl.head.rows)
+  for _, body in ipairs(tbl.bodies) do keep_words(body.body) end
   return pandoc.Div({tbl}, pandoc.Attr("", {"table-wrap"}))
 end
 
