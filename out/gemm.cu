@@ -2776,7 +2776,7 @@ __host__ __device__ constexpr HopperTile hopper_tile(int step = HOPPER_LAST)
     tile.stages = tall ? 3 : HOPPER_WGMMA ? 4 : 6;
     if (small)   /* as many stages as the 227 KiB hold */
         tile.stages = HOPPER_STAGES_FIT(tile.a_bytes + tile.b_bytes);
-    tile.pending = step >= HOPPER_IN_FLIGHT && !HOPPER_A_REGS ? 1 : 0;   /* A in registers: wait before reloading */
+    tile.pending = step >= HOPPER_IN_FLIGHT ? 1 : 0;
     tile.cluster = step >= HOPPER_CLUSTER && (!small || tile.consumers == 2) ? 2 : 1;
     tile.share_a = small && tile.cluster > 1;   /* step 8's 128-row tiles */
     tile.cluster_m = tile.share_a ? tile.block_m : tile.block_m * tile.cluster;
@@ -2784,8 +2784,8 @@ __host__ __device__ constexpr HopperTile hopper_tile(int step = HOPPER_LAST)
     tile.persistent = step >= HOPPER_PERSISTENT;
     tile.split = step >= HOPPER_SPLIT;
     tile.fill = step >= HOPPER_FILL;
-    /* swapped roles: a consumer loads A's role into registers with no group in flight, so it bounds its block
-       before memory does: twice as many small tiles may be split */
+    /* swapped roles: a consumer also loads A's role into registers, so a block reads more slowly (measured):
+       twice as many small tiles may be split */
     tile.fill_share = small && !HOPPER_SWAP ? 4 : 2;
     tile.memory_bound = small;
     tile.threads = (tile.consumers + 1) * 128;
@@ -3000,10 +3000,11 @@ __device__ static inline void produce(unsigned char *slabs, unsigned long long *
 #define HOPPER_SUBTILES(step) (HOPPER_WGMMA ? hopper_tile(step).block_m / hopper_tile(step).consumers / 64 : 2)
 #define HOPPER_RELEASERS (HOPPER_WGMMA ? 1 : 4)   /* arrivals per consumer on `empty`: one, or each warp's (f64) */
 
+/* Slab n of a piece (numbered from 0) into the accumulators d; slab 0 starts them from zero. */
 template <int STEP>
 __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HOPPER_REGS(STEP)],
                                             const unsigned char *a_slab, const unsigned char *b_slab, int consumer,
-                                            bool first);
+                                            int n);
 
 /* A consumer is done with the slab in buffer s: one arrival on `empty` in every block of the cluster, from the
    warpgroup once its wgmmas are done, or (f64) from each warp once its lanes' loads are, as d_gemm's release_slab. */
@@ -3027,7 +3028,7 @@ __device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HO
         int s = *use % tile.stages;
         barrier_wait(&full[s], *use / tile.stages);
         const unsigned char *a_slab = slabs + s * (tile.a_bytes + tile.b_bytes), *b_slab = a_slab + tile.a_bytes;
-        multiply_slab<STEP>(d, a_slab, b_slab, consumer, k_tile == piece->k_begin);
+        multiply_slab<STEP>(d, a_slab, b_slab, consumer, k_tile - piece->k_begin);
         wgmma_wait<tile.pending>();   /* at most `pending` groups still reading their slabs */
         int done = tile.pending ? previous : s;
         if (done >= 0)
@@ -3043,12 +3044,12 @@ __device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HO
         for (int r = 0; r < HOPPER_REGS(STEP); r++)
             settle(d[sub][r]);
 }
-#line 4715 "gemm.md"
+#line 4716 "gemm.md"
 #if HOPPER_WGMMA && !HOPPER_A_REGS
 template <int STEP>
 __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HOPPER_REGS(STEP)],
                                             const unsigned char *a_slab, const unsigned char *b_slab, int consumer,
-                                            bool first)
+                                            int n)
 {
     constexpr HopperTile tile = hopper_tile(STEP);
     wgmma_fence();
@@ -3058,11 +3059,11 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
         for (int sub = 0; sub < HOPPER_SUBTILES(STEP); sub++)
             wgmma<tile.block_n>(d[sub],
                                 slab_descriptor(a_slab, HOPPER_A_MN, (consumer * HOPPER_SUBTILES(STEP) + sub) * 64, k_step),
-                                slab_descriptor(b_slab, HOPPER_B_MN, 0, k_step), !first || k_step > 0);
+                                slab_descriptor(b_slab, HOPPER_B_MN, 0, k_step), n != 0 || k_step > 0);
     wgmma_commit();
 }
 #endif
-#line 4749 "gemm.md"
+#line 4750 "gemm.md"
 typedef struct __align__(2 * sizeof(accum_t)) {
     accum_t value[2];
 } AccumPair;
@@ -3123,7 +3124,7 @@ __device__ static inline void store_hopper(const wgmma_acc_t (&d)[HOPPER_REGS(ST
             *destination = result;
         }
 }
-#line 4818 "gemm.md"
+#line 4819 "gemm.md"
 /* A cheaper cluster_sync for a kernel's start, after fence_barrier_init: that fence already released the barriers
    to the cluster, so the arrival can be relaxed, releasing nothing (cluster_sync's releases every earlier write);
    a release arrival cost about 0.6 us in a cluster launch (H100). */
@@ -3155,7 +3156,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
         }
     fence_barrier_init();
     cluster_start();   /* both blocks' barriers are ready before either copies */
-#line 4857 "gemm.md"
+#line 4858 "gemm.md"
     int rank = cluster_rank(), warpgroup = threadIdx.x / 128;
     if (warpgroup == tile.consumers) {
         producer_registers();
@@ -3404,7 +3405,7 @@ __device__ static inline void load_four(const unsigned char *slab, int mn, int t
 template <int STEP>
 __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HOPPER_REGS(STEP)],
                                             const unsigned char *a_slab, const unsigned char *b_slab, int consumer,
-                                            bool first)
+                                            int n)
 {
     int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4, warp = threadIdx.x % 128 / 32;
     int row = consumer * 64 + warp / 2 * 32 + g, col = warp % 2 * 64 + g;
@@ -3419,7 +3420,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
             a[sub][2 * j + 1] = lower[j];
         }
     }
-    if (first)   /* -0.0: with CUDA 13.0, starting this mma from +0.0 gave wrong rows (see above) */
+    if (n == 0)   /* -0.0: with CUDA 13.0, starting this mma from +0.0 gave wrong rows (see above) */
 #pragma unroll
         for (int r = 0; r < WGMMA_REGS; r++)
             d[0][r] = d[1][r] = -0.0;
@@ -3431,7 +3432,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     }
 }
 #endif
-#line 5355 "gemm.md"
+#line 5356 "gemm.md"
 #if HOPPER_A_REGS
 /* tf32's wgmma of 64 x n with A from this thread's four registers a[0..3] (operands i0 .. i3) */
 #define WGMMA_A_REGS(n, list, outputs, i0, i1, i2, i3, ib, is, a, b, scale)                                 \
@@ -3451,29 +3452,44 @@ __device__ static inline void wgmma_a_regs(wgmma_acc_t (&d)[WGMMA_REGS * N / 256
         WGMMA_A_REGS(64, WGMMA_L32, WGMMA_D32("+f", d, 0), 32, 33, 34, 35, 36, 37, a, b, scale);
 }
 
-template <int STEP>
-__device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HOPPER_REGS(STEP)],
-                                            const unsigned char *a_slab, const unsigned char *b_slab, int consumer,
-                                            bool first)
+/* Slab n of a piece with A's role in register set SET: slabs alternate between two sets, as a group in flight still
+   reads the last slab's. Set 1 loads its K steps in reverse, so the two copies of this code differ and the compiler
+   cannot merge them into one set of registers. */
+template <int STEP, int SET>
+__device__ static inline void multiply_set(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HOPPER_REGS(STEP)],
+                                           const unsigned char *a_slab, const unsigned char *b_slab, int consumer, int n)
 {
     constexpr int k_steps = hopper_tile(STEP).block_k / HOPPER_K;
     int lane = threadIdx.x % 32, row = consumer * 64 + threadIdx.x % 128 / 32 * 16 + lane / 4, t = lane % 4;
     unsigned a[k_steps][4];
 #pragma unroll
-    for (int k_step = 0; k_step < k_steps; k_step++)
+    for (int j = 0; j < k_steps; j++) {
+        int k_step = SET ? k_steps - 1 - j : j;
 #pragma unroll
         for (int i = 0; i < 4; i++)   /* (row, t), (row + 8, t), (row, t + 4), (row + 8, t + 4) of this K step */
             a[k_step][i] = *(const unsigned *)(a_slab + slab_offset(true, row + 8 * (i % 2),
                                                                   k_step * HOPPER_K + t + 4 * (i / 2)));
+    }
     wgmma_fence();
 #pragma unroll
     for (int k_step = 0; k_step < k_steps; k_step++)
         wgmma_a_regs<hopper_tile(STEP).block_n>(d[0], a[k_step], slab_descriptor(b_slab, HOPPER_B_MN, 0, k_step),
-                                                !first || k_step > 0);
+                                                n != 0 || k_step > 0);
     wgmma_commit();
 }
+
+template <int STEP>
+__device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HOPPER_REGS(STEP)],
+                                            const unsigned char *a_slab, const unsigned char *b_slab, int consumer,
+                                            int n)
+{
+    if (n % 2)
+        multiply_set<STEP, 1>(d, a_slab, b_slab, consumer, n);
+    else
+        multiply_set<STEP, 0>(d, a_slab, b_slab, consumer, n);
+}
 #endif
-#line 5412 "gemm.md"
+#line 5428 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed. 32 x 8 threads per block, a 32 x 32 tile each (the last
    ones cut at the edges: f64's padded K is a multiple of 16). */
@@ -3508,7 +3524,7 @@ static bool hopper_prepares(int operand)   /* the problem's A or B, whichever ro
 {
     return (operand == 0) != HOPPER_SWAP ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 5456 "gemm.md"
+#line 5472 "gemm.md"
 #if IS_INTEGER   /* an int8 operand transposed first is transposed in tiles this wide along M or N */
 #define HOPPER_WHOLE_M (HOPPER_TRANSPOSE_A ? TRANSPOSE_COLS : 1)
 #define HOPPER_WHOLE_N (HOPPER_TRANSPOSE_B ? TRANSPOSE_COLS : 1)
@@ -3561,7 +3577,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, b, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 5514 "gemm.md"
+#line 5530 "gemm.md"
 static TileGeometry hopper_geometry(int step)
 {
     HopperTile hopper = hopper_tile(step);
@@ -3610,7 +3626,7 @@ static const void *hopper_gather_kernel(int kind)
 {
     return HOPPER_GATHER_KERNELS[kind < HOPPER_LAST ? 0 : kind - HOPPER_LAST];
 }
-#line 5569 "gemm.md"
+#line 5585 "gemm.md"
 static int hopper_kind(int kernel, int m, int n, int k, int sms)
 {
     int step = hopper_step(kernel);
@@ -3637,7 +3653,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
                                             tile.shared_bytes));
     }
 }
-#line 5602 "gemm.md"
+#line 5618 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. A tile without a cluster is a
    plain grid: launched as clusters of one, a launch took 1 to 4 us longer (H100). */
 static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
@@ -3677,7 +3693,7 @@ static void setup_hopper(Run *run)
     if (run->whole_tiles < tiles)   /* step 6: a slot per cluster, one block tile per block */
         CHECK_CUDA(cudaMalloc(&run->slots, (size_t)fit * tile.cluster * tile.block_m * tile.block_n * sizeof(accum_t)));
 }
-#line 5650 "gemm.md"
+#line 5666 "gemm.md"
 
 static void launch_hopper(const Run *run)
 {
@@ -3713,7 +3729,7 @@ static void launch_hopper(const Run *run)
     gather.numAttrs = 1;
     CHECK_CUDA(cudaLaunchKernelExC(&gather, hopper_gather_kernel(step), gather_arguments));
 }
-#line 5703 "gemm.md"
+#line 5719 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -3766,7 +3782,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 5761 "gemm.md"
+#line 5777 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -3803,7 +3819,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 5960 "gemm.md"
+#line 5976 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)

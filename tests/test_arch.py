@@ -267,6 +267,23 @@ class Hopper(unittest.TestCase):
             self.assertEqual(forms, {"{" if registers else "%"},
                              "tf32 %s: A's operand should be %s" % (layout, "registers" if registers else "a descriptor"))
 
+    def test_tf32_register_operands_alternate_between_two_sets(self):
+        """With A's role in registers a consumer still keeps one wgmma group in flight, which reads its registers
+        until it completes, so consecutive slabs load into two sets: in every d_gemm_hopper entry the register
+        form appears in two copies of a slab's 32 / 8 = 4 K steps, each wgmma with registers of its own. One
+        copy (a single set, rewritten while its group runs) gave wrong results on an H100."""
+        wgmma = re.compile(r"wgmma\.mma_async\.sync\.aligned\.\S+\s+\{[^}]*\},\s*\{([^}]*)\}")
+        for layout in ((0, 0), (1, 1)):
+            code, _, ptx = self.results[("TF32_IN_F32_OUT", layout)]
+            if code != 0:
+                continue
+            entries = [part for part in ptx.split(".entry ")[1:] if part.startswith("_Z13d_gemm_hopper")]
+            self.assertTrue(entries, "tf32 %s: no d_gemm_hopper entry" % (layout,))
+            for entry in entries:
+                sets = [tuple(r.strip() for r in found.split(",")) for found in wgmma.findall(entry)]
+                self.assertEqual((len(sets), len(set(sets))), (8, 8), "tf32 %s, %s: (register-form wgmmas, distinct "
+                                 "register sets)" % (layout, entry.split("(")[0]))
+
     def test_no_spills(self):
         results = {"%s %s" % job: (code, output, ()) for job, (code, output, _) in self.results.items()}
         self.assertEqual(spilling_functions(results), {}, "functions that spill on sm_90a")
