@@ -75,6 +75,34 @@ KERNELS = {
 }
 SIZE = 8192   # the size the steps are compared at: M = N = K
 
+# The first kernel as nvcc compiles it for fp16 with A and B as stored (--spell): each name the configuration
+# defines written as its value, and the calls fp16 reduces to one WMMA call, or to nothing, written that way.
+# tests/test_step_code.py compiles the result beside the program and checks that its PTX is d_gemm_naive's.
+SPELLING = [
+    (r"load_fragment<[^>]*>\((\w+), (.*), (\w+), staging_[ab]\[warp\]\);", r"wmma::load_matrix_sync(\1, \2, \3);"),
+    (r"\binput_t\b", "half"), (r"\baccum_t\b", "float"), (r"\bscalar_t\b", "float"),
+    (r"\bNAIVE_WARPS\b", "4"), (r"\bFRAG_[MNK]\b", "16"), (r"\bSTAGED_C_LD\b", "16"), (r"\bACCUM_ZERO\b", "0.0f"),
+    (r"\bfragment_a\b", "wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major>"),
+    (r"\bfragment_b\b", "wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major>"),
+    (r"\bfragment_c\b", "wmma::fragment<wmma::accumulator, 16, 16, 16, float>"),
+    (r"\b[ab]_index\((\w+), (\w+), (\w+)\)", r"(size_t)\1 * \3 + \2"),
+    (r"scale_accumulator\(alpha, (.*), beta, old\)", r"alpha * \1 + beta * old"),
+]
+SPELLED_AWAY = re.compile(r"^\s*(round_fragment\(|__shared__ .* staging_[ab]\[)")   # nothing, for fp16
+
+
+def spelled(lines):
+    """The folded lines of d_gemm_naive written for fp16 (SPELLING): what is left once its names are resolved."""
+    out = []
+    for line in lines:
+        if SPELLED_AWAY.match(line):
+            continue
+        for pattern, value in SPELLING:
+            line = re.sub(pattern, value, line)
+        out.append(line)
+    return out
+
+
 
 class StepError(Exception):
     pass
@@ -666,8 +694,9 @@ def with_numbers(lines, env):
     return [re.sub(r"(?<![\w.<>=!+*/%-] )(?<![\w.])1 && ", "", line) for line in lines]
 
 
-def view(md_path, kernel, step, show, called_only=False, numbers=False):
-    """The folded text of the functions in `show` at `step`; with called_only, only those the step runs."""
+def view(md_path, kernel, step, show, called_only=False, numbers=False, spell=False):
+    """The folded text of the functions in `show` at `step`; with called_only, only those the step runs; with
+    spell, written for fp16 (SPELLING)."""
     lines = source_lines(md_path)
     env = step_environment(lines, kernel, step)
     runs = called_closure(lines, kernel, env) if called_only else set(show)
@@ -681,7 +710,8 @@ def view(md_path, kernel, step, show, called_only=False, numbers=False):
         if out:
             out.append("")
         folded = fold(lines[first:last + 1], env)
-        out.extend(with_numbers(folded, env) if numbers else folded)
+        folded = with_numbers(folded, env) if numbers else folded
+        out.extend(spelled(folded) if spell else folded)
     return out
 
 
@@ -801,10 +831,11 @@ def main(argv):
     parser.add_argument("--show", required=True, help="the functions to show, separated by spaces")
     parser.add_argument("--numbers", action="store_true", help="write the tile's fields as fp16's numbers")
     parser.add_argument("--context", type=int, help="show only the lines within this many of a new one")
+    parser.add_argument("--spell", action="store_true", help="write the configuration's names as fp16's values")
     args = parser.parse_args(argv[1:])
     try:
         show = args.show.split()
-        after = view(args.input, args.kernel, args.step, show, numbers=args.numbers)
+        after = view(args.input, args.kernel, args.step, show, numbers=args.numbers, spell=args.spell)
         if args.step > 1:
             before = view(args.input, args.kernel, args.step - 1, show, called_only=True, numbers=args.numbers)
             new = changed_lines(before, after)

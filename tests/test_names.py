@@ -94,8 +94,8 @@ def shown_code(info, code):
         return "\n".join(code)
     attributes = step_code.block_attributes(info)
     kernel, step, show = attributes["kernel"], int(attributes["step"]), attributes["show"].split()
-    numbers = attributes.get("numbers") == "1"
-    after = step_code.view(GEMM_MD, kernel, step, show, numbers=numbers)
+    numbers, spell = attributes.get("numbers") == "1", attributes.get("spell") == "1"
+    after = step_code.view(GEMM_MD, kernel, step, show, numbers=numbers, spell=spell)
     if "context" in attributes and step > 1:
         before = step_code.view(GEMM_MD, kernel, step - 1, show, called_only=True, numbers=numbers)
         after, _ = step_code.elide(after, step_code.changed_lines(before, after), int(attributes["context"]), step)

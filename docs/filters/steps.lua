@@ -9,7 +9,7 @@ A step section names the code it shows with an empty-looking block:
 
 It is not tangled (its first class is not cuda). This filter runs
 
-    python3 docs/step_code.py INPUT --kernel d_gemm --step 3 --show "..." [--context N] [--numbers]
+    python3 docs/step_code.py INPUT --kernel d_gemm --step 3 --show "..." [--context N] [--numbers] [--spell]
 
 which folds the template's switches for that step (docs/step_code.py says
 how) and prints the lines new since the step before, the step's rate from
@@ -42,6 +42,7 @@ function CodeBlock(block)
     table.insert(args, "--context"); table.insert(args, block.attributes["context"])
   end
   if block.attributes["numbers"] then table.insert(args, "--numbers") end
+  if block.attributes["spell"] then table.insert(args, "--spell") end
   local ok, out = pcall(pandoc.pipe, python, args, "")
   if not ok then fail("'" .. python .. " docs/step_code.py ... --step " .. step .. "' failed: " .. tostring(out)) end
   local new, rest = out:match("^new: ([%d,%-]*)\n(.*)$")
