@@ -925,6 +925,15 @@ def test_tables_show_numbers_on_a_phones_first_screen(browser):
     assert hidden == [], "tables whose first screen on a phone shows no number"
 
 
+# The top of the row that character i of text node `node` is drawn on (null where it is not drawn).
+CHAR_ROW = r"""
+    const charRow = (node, i) => {
+      const range = document.createRange();
+      range.setStart(node, i); range.setEnd(node, i + 1);
+      const rects = range.getClientRects();
+      return rects.length ? rects[0].top : null;
+    };"""
+
 # The tables wider than their box, which scroll inside it (at the width the browser has now).
 WIDE_TABLES = """
     const wideTables = () => Array.from(document.querySelectorAll('main .table-wrap'))
@@ -999,13 +1008,7 @@ def test_table_code_wraps_only_at_its_spaces_on_a_phone(browser):
     dashes and the name after them one no-wrap span."""
     browser, _, _ = browser
     browser.view(375, 812)
-    broken = browser.run(r"""
-        const top = (node, i) => {
-          const range = document.createRange();
-          range.setStart(node, i); range.setEnd(node, i + 1);
-          const rects = range.getClientRects();
-          return rects.length ? rects[0].top : null;
-        };
+    broken = browser.run(CHAR_ROW + r"""
         const found = [];
         let checked = 0;
         document.querySelectorAll('main td code').forEach(code => {
@@ -1015,7 +1018,7 @@ def test_table_code_wraps_only_at_its_spaces_on_a_phone(browser):
           let space = true;
           for (let n = walker.nextNode(); n; n = walker.nextNode())
             for (let i = 0; i < n.data.length; i++) {   // [char, its row, whether it starts a word]
-              if (n.data[i].trim()) chars.push([n.data[i], top(n, i), space]);
+              if (n.data[i].trim()) chars.push([n.data[i], charRow(n, i), space]);
               space = !n.data[i].trim();
             }
           // a break after a word's leading dashes: after "-" that starts a word or follows another "-"
@@ -1272,13 +1275,7 @@ def test_a_macros_backslash_never_wraps_alone(browser):
     browser.view(1280, 900)
     browser.run("document.querySelectorAll('details').forEach(d => d.open = true);")
     try:
-        alone = browser.run(r"""
-            const rowOf = (node, offset) => {
-              const range = document.createRange();
-              range.setStart(node, offset); range.setEnd(node, offset + 1);
-              const rects = range.getClientRects();
-              return rects.length ? rects[0].top : null;
-            };
+        alone = browser.run(CHAR_ROW + r"""
             const found = [];
             let lines = 0;
             document.querySelectorAll('main pre > code.sourceCode > span[id]').forEach(line => {
@@ -1295,7 +1292,7 @@ def test_a_macros_backslash_never_wraps_alone(browser):
                 }
               if (!slash || !before) return;
               lines++;
-              const a = rowOf(...slash), b = rowOf(...before);
+              const a = charRow(...slash), b = charRow(...before);
               if (a !== null && b !== null && Math.abs(a - b) > 2) found.push(text.trim().slice(0, 50));
             });
             return [lines, found];""")
