@@ -1086,6 +1086,56 @@ def test_figure_text_is_at_least_10px(browser, width, height, scheme):
     assert small == []
 
 
+def test_no_plot_line_crosses_a_ceiling_label(browser):
+    """A plot's "WMMA ceiling" label sits on a box of the background, drawn after every data line that passes
+    under it: in the Results plot's tf32 panel a cuBLAS line crossed the label (2.2:1 where they met; issue 41,
+    a Chromium check). Lines are sampled every 2 units; a point inside the label's box must belong to a line
+    drawn before it."""
+    browser, _, _ = browser
+    plots = [plot for plot in svg_figures(browser) if "WMMA ceiling" in plot[4]]
+    assert plots, "no plot with a ceiling label on the page"
+    driver = browser.driver
+    page_window = driver.current_window_handle
+    driver.switch_to.new_window("tab")
+    crossed, labels = [], 0
+    try:
+        for _, alt, _, _, text in plots:
+            browser.view(1280, 900)
+            driver.get("data:image/svg+xml;charset=utf-8," + urllib_quote(text))
+            found = browser.run("""
+                const out = [];
+                const labels = Array.from(document.querySelectorAll('text'))
+                                    .filter(t => t.textContent.startsWith('WMMA ceiling'));
+                const lines = Array.from(document.querySelectorAll('g[id^="line2d_"] > path'));
+                labels.forEach(label => {
+                  const box = label.getBoundingClientRect();
+                  const backing = Array.from(label.parentNode.querySelectorAll('path')).some(p => {
+                    const r = p.getBoundingClientRect();
+                    return getComputedStyle(p).fill === 'rgb(255, 255, 255)' && r.left <= box.left + 0.5 &&
+                           r.right >= box.right - 0.5 && r.top <= box.top + 0.5 && r.bottom >= box.bottom - 0.5;
+                  });
+                  lines.forEach(line => {
+                    const length = line.getTotalLength(), m = line.getScreenCTM();
+                    for (let d = 0; d <= length; d += 2) {
+                      const q = line.getPointAtLength(d), x = m.a * q.x + m.c * q.y + m.e, y = m.b * q.x + m.d * q.y + m.f;
+                      if (x > box.left + 1 && x < box.right - 1 && y > box.top + 1 && y < box.bottom - 1) {
+                        const under = backing && (line.compareDocumentPosition(label) & Node.DOCUMENT_POSITION_FOLLOWING);
+                        if (!under) out.push(label.textContent + ' crossed by ' + line.parentNode.id);
+                        break;
+                      }
+                    }
+                  });
+                });
+                return [labels.length, out];""")
+            labels += found[0]
+            crossed += ["%s: %s" % (alt[:30], c) for c in found[1]]
+    finally:
+        driver.close()
+        driver.switch_to.window(page_window)
+    assert labels >= 6, "too few ceiling labels found: %d" % labels
+    assert crossed == [], "ceiling labels a plot line is drawn over: %r" % crossed
+
+
 def test_plots_follow_the_colour_scheme(browser):
     """A plot's text is dark on a light page and light on a dark one: the SVG
     carries its own prefers-color-scheme rule (plot.py's themed())."""

@@ -151,7 +151,8 @@ def plot(csv_path, svg_path):
             text = "WMMA ceilings " + ", ".join("%s %.0f" % p for p in peaks)
         if peaks:
             axis.annotate(text, xy=(0.02, max(p[1] for p in peaks)), xycoords=("axes fraction", "data"),
-                          va="bottom", fontsize=TEXT_PT, color="#555555")
+                          va="bottom", fontsize=TEXT_PT, color="#555555", zorder=5,   # over the lines it meets
+                          bbox=dict(boxstyle="square,pad=0.15", facecolor="#ffffff", edgecolor="none"))
         if len(shapes) > 1:
             multi_shape.update(shapes)
         tops = [number(r.get("rate")) for r in mine if number(r.get("rate")) is not None]

@@ -203,10 +203,10 @@ def naive():
     grid_lines(svg, cx, cy, tiles_n * u, tiles_m * u, tiles_m, tiles_n, width=0.8)
     first_row, first_col = divmod(block_first, tiles_n)
     box(svg, cx + first_col * u, cy + first_row * u, NAIVE_WARPS * u, u, PURPLE, 0.10, 2.2)
-    for w in range(NAIVE_WARPS):
+    box(svg, cx + col * u, cy + row * u, u, u, BLUE, 0.55, 2.4)
+    for w in range(NAIVE_WARPS):   # after the warp's own tile, so its number is not under the tint
         svg.text(cx + (first_col + w) * u + u / 2, cy + first_row * u + u / 2 + 5, str(w),
                  class_="tiny", text_anchor="middle")
-    box(svg, cx + col * u, cy + row * u, u, u, BLUE, 0.55, 2.4)
     # the walk along K
     svg.arrow(ax + 4, cy + row * u - 8, ax + tiles_k * u - 4, cy + row * u - 8)
     svg.arrow(cx - 8, by + 4, cx - 8, by + tiles_k * u - 4)
