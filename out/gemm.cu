@@ -2725,6 +2725,7 @@ enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper8 (hopper8 is 
     HOPPER_NARROW,             /* 64 x 128, one consumer, no cluster, more stages: for small M */
     HOPPER_NARROW_64,          /* 64 x 64, the same: twice the tiles */
     HOPPER_MEDIUM,             /* 128 x 128, two consumers, clusters of two along N sharing A */
+    HOPPER_NARROW_192,         /* 64 x 192, one consumer: a third fewer tiles than 64 x 128 */
     HOPPER_KINDS_END
 };
 
@@ -2737,7 +2738,7 @@ enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper8 (hopper8 is 
      : (step) > HOPPER_NARROW  ? (bool)HOPPER_WGMMA                             \
                                : WITH_STEPS || (step) == HOPPER_LAST)
 #define HOPPER_BUILT_KIND(step) (HOPPER_STEP_BUILT(step) ? (step) : HOPPER_LAST)
-#line 4325 "gemm.md"
+#line 4326 "gemm.md"
 typedef struct {
     int block_m, block_n, block_k;   /* the block tile; block_k is one 128-byte row of K */
     int consumers;                   /* warpgroups that multiply, block_m / consumers rows each */
@@ -2764,11 +2765,12 @@ __host__ __device__ constexpr HopperTile hopper_tile(int step = HOPPER_LAST)
     HopperTile tile = {};
     bool small = step >= HOPPER_NARROW;   /* step 8's tiles for small M or N */
     bool tall = TYPE_PAIR == PAIR_F16_IN_OUT && step != HOPPER_SHORT && !small;   /* half accumulators: 128 rows */
-    tile.consumers = (step >= HOPPER_TWO_CONSUMERS && !small) || step >= HOPPER_MEDIUM ? 2 : 1;
+    tile.consumers = (step >= HOPPER_TWO_CONSUMERS && !small) || step == HOPPER_MEDIUM ? 2 : 1;
     tile.block_m = (tall ? 128 : 64) * tile.consumers;
-    bool n64 = step == HOPPER_NARROW_64;   /* block_n, where not 256 */
-    bool n128 = step == HOPPER_NARROW || step == HOPPER_MEDIUM;
-    int columns = n64 ? 64 : n128 ? 128 : 256;
+    int columns = step == HOPPER_NARROW_64    ? 64
+                  : step == HOPPER_NARROW_192 ? 192
+                  : step == HOPPER_NARROW || step == HOPPER_MEDIUM ? 128
+                                                                   : 256;
     tile.block_n = HOPPER_WGMMA ? columns : 128;   /* f64: 64 accumulators per thread, 128 registers */
     tile.block_k = HOPPER_ROW / (int)sizeof(input_t);
     tile.a_bytes = tile.block_m * HOPPER_ROW;
@@ -2792,7 +2794,7 @@ __host__ __device__ constexpr HopperTile hopper_tile(int step = HOPPER_LAST)
     tile.shared_bytes = 1024 + tile.stages * (tile.a_bytes + tile.b_bytes) + 2 * tile.stages * 8;
     return tile;
 }
-#line 4385 "gemm.md"
+#line 4387 "gemm.md"
 __device__ static inline unsigned long long slab_descriptor(const unsigned char *slab, bool mn_major, int first,
                                                             int k_step)
 {
@@ -2803,23 +2805,25 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
     return operand_descriptor(slab + first * HOPPER_ROW + k_step * HOPPER_K * (int)sizeof(input_t), 16,
                               8 * HOPPER_ROW);
 }
-#line 4420 "gemm.md"
+#line 4422 "gemm.md"
 #define WGMMA_L16 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15"
 #define WGMMA_L32 WGMMA_L16 ", %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
-#define WGMMA_L64 WGMMA_L32 ", %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
-    "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
-#define WGMMA_L128 WGMMA_L64 ", %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, " \
-    "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, " \
-    "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, " \
-    "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+#define WGMMA_L48 WGMMA_L32 ", %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47"
+#define WGMMA_L64 WGMMA_L48 ", %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+#define WGMMA_L96 WGMMA_L64 ", %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, " \
+    "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95"
+#define WGMMA_L128 WGMMA_L96 ", %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, " \
+    "%110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
 #define WGMMA_D8(c, d, i) c(d[i]), c(d[i + 1]), c(d[i + 2]), c(d[i + 3]), c(d[i + 4]), c(d[i + 5]), \
     c(d[i + 6]), c(d[i + 7])
 #define WGMMA_D16(c, d, i) WGMMA_D8(c, d, i), WGMMA_D8(c, d, i + 8)
 #define WGMMA_D32(c, d, i) WGMMA_D16(c, d, i), WGMMA_D16(c, d, i + 16)
+#define WGMMA_D48(c, d, i) WGMMA_D32(c, d, i), WGMMA_D16(c, d, i + 32)
 #define WGMMA_D64(c, d, i) WGMMA_D32(c, d, i), WGMMA_D32(c, d, i + 32)
+#define WGMMA_D96(c, d, i) WGMMA_D64(c, d, i), WGMMA_D32(c, d, i + 64)
 #define WGMMA_D128(c, d, i) WGMMA_D64(c, d, i), WGMMA_D64(c, d, i + 64)
 #define WGMMA_SCALE_D(index) "{\n .reg .pred p;\n setp.ne.b32 p, %" #index ", 0;\n wgmma.mma_async.sync.aligned."
-#line 4441 "gemm.md"
+#line 4445 "gemm.md"
 #if TYPE_PAIR == PAIR_F16_IN_OUT
 #define WGMMA_TYPES "k16.f16.f16.f16"
 #elif TYPE_PAIR == PAIR_F16_IN_F32_OUT
@@ -2849,12 +2853,13 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
 /* One wgmma of 64 x n: its accumulator list and operands, and the number of the scale-d operand. */
 #define WGMMA_N(n, list, outputs, is, tail, a, b, scale) \
     asm volatile(WGMMA_SCALE_D(is) "m64n" #n WGMMA_TYPES " {" list tail : outputs : WGMMA_IN(a, b, scale))
-#line 4477 "gemm.md"
+#line 4481 "gemm.md"
 
 #if TYPE_PAIR == PAIR_F16_IN_OUT
 typedef unsigned wgmma_acc_t;   /* two halves per register: n / 4 registers */
 #define WGMMA_REGS 64           /* for n = 256 */
 #define WGMMA_256(d, a, b, s) WGMMA_N(256, WGMMA_L64, WGMMA_D64("+r", d, 0), 66, WGMMA_TAIL(64, 65, 67, 68), a, b, s)
+#define WGMMA_192(d, a, b, s) WGMMA_N(192, WGMMA_L48, WGMMA_D48("+r", d, 0), 50, WGMMA_TAIL(48, 49, 51, 52), a, b, s)
 #define WGMMA_128(d, a, b, s) WGMMA_N(128, WGMMA_L32, WGMMA_D32("+r", d, 0), 34, WGMMA_TAIL(32, 33, 35, 36), a, b, s)
 #define WGMMA_64(d, a, b, s) WGMMA_N(64, WGMMA_L16, WGMMA_D16("+r", d, 0), 18, WGMMA_TAIL(16, 17, 19, 20), a, b, s)
 #elif HOPPER_WGMMA
@@ -2868,6 +2873,7 @@ typedef float wgmma_acc_t;
 #define WGMMA_REGS 128          /* n / 2 registers: 128 for n = 256 */
 #define WGMMA_256(d, a, b, s) \
     WGMMA_N(256, WGMMA_L128, WGMMA_D128(WGMMA_OUT, d, 0), 130, WGMMA_TAIL(128, 129, 131, 132), a, b, s)
+#define WGMMA_192(d, a, b, s) WGMMA_N(192, WGMMA_L96, WGMMA_D96(WGMMA_OUT, d, 0), 98, WGMMA_TAIL(96, 97, 99, 100), a, b, s)
 #define WGMMA_128(d, a, b, s) WGMMA_N(128, WGMMA_L64, WGMMA_D64(WGMMA_OUT, d, 0), 66, WGMMA_TAIL(64, 65, 67, 68), a, b, s)
 #define WGMMA_64(d, a, b, s) WGMMA_N(64, WGMMA_L32, WGMMA_D32(WGMMA_OUT, d, 0), 34, WGMMA_TAIL(32, 33, 35, 36), a, b, s)
 #else
@@ -2883,16 +2889,18 @@ template <int N>
 __device__ static inline void wgmma(wgmma_acc_t (&d)[WGMMA_REGS * N / 256], unsigned long long a, unsigned long long b,
                                     bool scale)
 {
-    static_assert(N == 256 || N == 128 || N == 64, "wgmma widths this kernel uses");
+    static_assert(N == 256 || N == 192 || N == 128 || N == 64, "wgmma widths this kernel uses");
     if constexpr (N == 256)
         WGMMA_256(d, a, b, scale);
+    else if constexpr (N == 192)
+        WGMMA_192(d, a, b, scale);
     else if constexpr (N == 128)
         WGMMA_128(d, a, b, scale);
     else
         WGMMA_64(d, a, b, scale);
 }
 #endif
-#line 4529 "gemm.md"
+#line 4537 "gemm.md"
 #if HOPPER_BUILT
 #define HOPPER_ASM(text) asm volatile(text ::: "memory")
 #else
@@ -2919,7 +2927,7 @@ __device__ static inline void settle(float &r) { asm volatile("" : "+f"(r)::"mem
 __device__ static inline void settle(unsigned &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(int &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(double &r) { asm volatile("" : "+d"(r)::"memory"); }
-#line 4575 "gemm.md"
+#line 4583 "gemm.md"
 /* Requests the slab k_tile of an operand from row (along M or N) mn0 on, into `slab`. */
 __device__ static inline void copy_operand(void *slab, const CUtensorMap *map, bool mn_major, int mn0, int k_tile,
                                            unsigned long long *full, unsigned short mask)
@@ -2943,7 +2951,7 @@ __device__ static inline void hopper_position(int index, int rank, const Shape *
     *m0 = row * tile.cluster_m + (tile.share_a ? 0 : rank * tile.block_m);
     *n0 = col * tile.cluster_n + (tile.share_a ? rank * tile.block_n : 0);
 }
-#line 4605 "gemm.md"
+#line 4613 "gemm.md"
 /* A cluster's work, one piece at a time: slabs k_begin .. k_end - 1 of tile number `tile`. A piece is a whole
    tile, except in step 6's launch for the last round ([The last round](#the-last-round)). */
 typedef struct {
@@ -2995,7 +3003,7 @@ __device__ static inline void produce(unsigned char *slabs, unsigned long long *
             if (done >= 0)
                 barrier_wait(&empty[done % tile.stages], done / tile.stages);
 }
-#line 4663 "gemm.md"
+#line 4671 "gemm.md"
 /* Accumulator sets per consumer thread: one per 64-row wgmma (f64: one per 16-row mma.sync of a warp's 32 rows). */
 #define HOPPER_SUBTILES(step) (HOPPER_WGMMA ? hopper_tile(step).block_m / hopper_tile(step).consumers / 64 : 2)
 #define HOPPER_RELEASERS (HOPPER_WGMMA ? 1 : 4)   /* arrivals per consumer on `empty`: one, or each warp's (f64) */
@@ -3044,7 +3052,7 @@ __device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HO
         for (int r = 0; r < HOPPER_REGS(STEP); r++)
             settle(d[sub][r]);
 }
-#line 4717 "gemm.md"
+#line 4725 "gemm.md"
 #if HOPPER_WGMMA && !HOPPER_A_REGS
 template <int STEP>
 __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HOPPER_REGS(STEP)],
@@ -3063,7 +3071,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 4751 "gemm.md"
+#line 4759 "gemm.md"
 typedef struct __align__(2 * sizeof(accum_t)) {
     accum_t value[2];
 } AccumPair;
@@ -3124,7 +3132,7 @@ __device__ static inline void store_hopper(const wgmma_acc_t (&d)[HOPPER_REGS(ST
             *destination = result;
         }
 }
-#line 4820 "gemm.md"
+#line 4828 "gemm.md"
 /* A cheaper cluster_sync for a kernel's start, after fence_barrier_init: that fence already released the barriers
    to the cluster, so the arrival can be relaxed, releasing nothing (cluster_sync's releases every earlier write);
    a release arrival cost about 0.6 us in a cluster launch (H100). */
@@ -3156,7 +3164,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
         }
     fence_barrier_init();
     cluster_start();   /* both blocks' barriers are ready before either copies */
-#line 4859 "gemm.md"
+#line 4867 "gemm.md"
     int rank = cluster_rank(), warpgroup = threadIdx.x / 128;
     if (warpgroup == tile.consumers) {
         producer_registers();
@@ -3188,7 +3196,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
     }
 #endif
 }
-#line 4976 "gemm.md"
+#line 4984 "gemm.md"
 /* The H100 SXM's dense tensor rates, TFLOP/s (TOP/s), in TYPE_PAIR's order (NVIDIA H100 datasheet). */
 static const double HOPPER_RATED[] = {989, 989, 1979, 1979, 989, 494, 67};
 #define HOPPER_BANDWIDTH 3.35e12   /* bytes/s: the H100 SXM's HBM3 (datasheet); step 8's small tiles count it */
@@ -3216,7 +3224,7 @@ static int hopper_whole_tiles(int step, int tiles, int clusters, int k_padded)
     bool fill = tile.fill && tiles * tile.fill_share <= clusters && seconds >= HOPPER_FILL_SECONDS;
     return split ? tiles - last : fill ? 0 : tiles;
 }
-#line 5010 "gemm.md"
+#line 5018 "gemm.md"
 /* The pieces each tile of a last round of `tiles` is cut into along K: one per cluster, at most one per slab. */
 __host__ __device__ static inline int split_parts(int clusters, int tiles, int k_tiles)
 {
@@ -3268,7 +3276,7 @@ __device__ static inline bool next_piece(int n, const Shape *shape, const LastRo
     piece->tile += last->whole;
     return found;
 }
-#line 5068 "gemm.md"
+#line 5076 "gemm.md"
 #define GATHER_THREADS 256                      /* one element of a block tile each */
 #define HOPPER_MAX_CLUSTERS GATHER_THREADS      /* the most clusters a split round is dealt to: one thread each */
 
@@ -3318,7 +3326,7 @@ __global__ void __launch_bounds__(GATHER_THREADS) d_gather_pieces(accum_t *__res
     accum_t *element = c + (size_t)(top + e / cols) * ldc + left + e % cols;
     *element = scale_accumulator(alpha, (accum_t)sum, beta, beta != 0 ? *element : ACCUM_ZERO);
 }
-#line 5165 "gemm.md"
+#line 5175 "gemm.md"
 /* One of step 8's tiles: a kind of d_gemm_hopper and its speed per flop, in percent of the 128 x 256 tile's. */
 typedef struct {
     int kind;
@@ -3331,6 +3339,7 @@ static const HopperChoice HOPPER_TILES[] = {
     {HOPPER_NARROW, 75},                                       /* 64 x 128, no cluster */
     {HOPPER_NARROW_64, 62},                                    /* 64 x 64 */
     {HOPPER_MEDIUM, 87},                                       /* 128 x 128, two consumers, clusters sharing A */
+    {HOPPER_NARROW_192, 71},                                   /* 64 x 192 */
 };
 
 static Shape hopper_shape(int m, int n, int k, int step);   /* padded to the step's tiles (Running it) */
@@ -3368,7 +3377,7 @@ static int hopper_by_shape(int m, int n, int k, int sms)
     }
     return best;
 }
-#line 5260 "gemm.md"
+#line 5271 "gemm.md"
 #if !HOPPER_WGMMA || HOPPER_A_REGS
 /* The byte offset of element (mn, k) in a swizzled slab, K-major or MN-major (The swizzled layout). */
 __device__ static inline int slab_offset(bool mn_major, int mn, int k)
@@ -3393,7 +3402,7 @@ __device__ static inline void load_four(const unsigned char *slab, int mn, int t
     }
 }
 #endif
-#line 5290 "gemm.md"
+#line 5301 "gemm.md"
 #if !HOPPER_WGMMA
 #define MMA_F64(d, i, a, b)                                                                                  \
     asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "                     \
@@ -3432,7 +3441,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     }
 }
 #endif
-#line 5357 "gemm.md"
+#line 5368 "gemm.md"
 #if HOPPER_A_REGS
 /* tf32's wgmma of 64 x n with A from this thread's four registers a[0..3] (operands i0 .. i3) */
 #define WGMMA_A_REGS(n, list, outputs, i0, i1, i2, i3, ib, is, a, b, scale)                                 \
@@ -3446,6 +3455,8 @@ __device__ static inline void wgmma_a_regs(wgmma_acc_t (&d)[WGMMA_REGS * N / 256
 {
     if constexpr (N == 256)
         WGMMA_A_REGS(256, WGMMA_L128, WGMMA_D128("+f", d, 0), 128, 129, 130, 131, 132, 133, a, b, scale);
+    else if constexpr (N == 192)
+        WGMMA_A_REGS(192, WGMMA_L96, WGMMA_D96("+f", d, 0), 96, 97, 98, 99, 100, 101, a, b, scale);
     else if constexpr (N == 128)
         WGMMA_A_REGS(128, WGMMA_L64, WGMMA_D64("+f", d, 0), 64, 65, 66, 67, 68, 69, a, b, scale);
     else
@@ -3489,7 +3500,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
         multiply_set<STEP, 0>(d, a_slab, b_slab, consumer, n);
 }
 #endif
-#line 5429 "gemm.md"
+#line 5442 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed. 32 x 8 threads per block, a 32 x 32 tile each (the last
    ones cut at the edges: f64's padded K is a multiple of 16). */
@@ -3524,7 +3535,7 @@ static bool hopper_prepares(int operand)   /* the problem's A or B, whichever ro
 {
     return (operand == 0) != HOPPER_SWAP ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 5473 "gemm.md"
+#line 5487 "gemm.md"
 #if IS_INTEGER   /* an int8 operand transposed first is transposed in tiles this wide along M or N */
 #define HOPPER_WHOLE_M (HOPPER_TRANSPOSE_A ? TRANSPOSE_COLS : 1)
 #define HOPPER_WHOLE_N (HOPPER_TRANSPOSE_B ? TRANSPOSE_COLS : 1)
@@ -3533,12 +3544,20 @@ static bool hopper_prepares(int operand)   /* the problem's A or B, whichever ro
 #define HOPPER_WHOLE_N 1
 #endif
 
+static int common_multiple(int a, int b)   /* the least multiple of a that b divides: for 192 and 128, 384 */
+{
+    int multiple = a;
+    while (multiple % b != 0)
+        multiple += a;
+    return multiple;
+}
+
 static Shape hopper_shape(int m, int n, int k, int step)
 {
     HopperTile tile = hopper_tile(step);
     /* the kernel's multiples, along N and M when swapped */
-    int rows = ROUND_UP(tile.cluster_m, HOPPER_WHOLE_M);
-    int cols = ROUND_UP(tile.cluster_n, HOPPER_WHOLE_N);
+    int rows = common_multiple(tile.cluster_m, HOPPER_WHOLE_M);
+    int cols = common_multiple(tile.cluster_n, HOPPER_WHOLE_N);
     return make_shape(m, n, k, HOPPER_SWAP ? cols : rows, HOPPER_SWAP ? rows : cols, tile.block_k);
 }
 
@@ -3577,7 +3596,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, b, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 5531 "gemm.md"
+#line 5553 "gemm.md"
 static TileGeometry hopper_geometry(int step)
 {
     HopperTile hopper = hopper_tile(step);
@@ -3606,16 +3625,16 @@ static bool hopper_runs_here(const Gpu *gpu)
 static const void *const HOPPER_KERNELS[HOPPER_KINDS_END - 1] = {
     HOPPER_KERNEL(1), HOPPER_KERNEL(2),  HOPPER_KERNEL(3),  HOPPER_KERNEL(4),  HOPPER_KERNEL(5),
     HOPPER_KERNEL(6), HOPPER_KERNEL(7),  HOPPER_KERNEL(8),  HOPPER_KERNEL(9),  HOPPER_KERNEL(10),
-    HOPPER_KERNEL(11), HOPPER_KERNEL(12)};
-static_assert(HOPPER_LAST == 8 && HOPPER_LAST == HOPPER_STEPS && HOPPER_KINDS_END == 13,
+    HOPPER_KERNEL(11), HOPPER_KERNEL(12), HOPPER_KERNEL(13)};
+static_assert(HOPPER_LAST == 8 && HOPPER_LAST == HOPPER_STEPS && HOPPER_KINDS_END == 14,
               "a kernel and a --kernel name for every step");
 
 /* Step 6's second launch, for the last round, and the gathering of its pieces: from step 6 on, per tile of step
    8 (steps 6 and 7 use the last step's, which have the same geometry). */
 static const void *const HOPPER_PIECES_KERNELS[HOPPER_KINDS_END - HOPPER_LAST] = {
-    HOPPER_PIECES(8),  HOPPER_PIECES(9),  HOPPER_PIECES(10), HOPPER_PIECES(11), HOPPER_PIECES(12)};
+    HOPPER_PIECES(8), HOPPER_PIECES(9), HOPPER_PIECES(10), HOPPER_PIECES(11), HOPPER_PIECES(12), HOPPER_PIECES(13)};
 static const void *const HOPPER_GATHER_KERNELS[HOPPER_KINDS_END - HOPPER_LAST] = {
-    HOPPER_GATHER(8),  HOPPER_GATHER(9),  HOPPER_GATHER(10), HOPPER_GATHER(11), HOPPER_GATHER(12)};
+    HOPPER_GATHER(8), HOPPER_GATHER(9), HOPPER_GATHER(10), HOPPER_GATHER(11), HOPPER_GATHER(12), HOPPER_GATHER(13)};
 
 static const void *hopper_pieces_kernel(int kind)
 {
@@ -3626,7 +3645,7 @@ static const void *hopper_gather_kernel(int kind)
 {
     return HOPPER_GATHER_KERNELS[kind < HOPPER_LAST ? 0 : kind - HOPPER_LAST];
 }
-#line 5586 "gemm.md"
+#line 5608 "gemm.md"
 static int hopper_kind(int kernel, int m, int n, int k, int sms)
 {
     int step = hopper_step(kernel);
@@ -3653,7 +3672,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
                                             tile.shared_bytes));
     }
 }
-#line 5619 "gemm.md"
+#line 5641 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. A tile without a cluster is a
    plain grid: launched as clusters of one, a launch took 1 to 4 us longer (H100). */
 static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
@@ -3693,7 +3712,7 @@ static void setup_hopper(Run *run)
     if (run->whole_tiles < tiles)   /* step 6: a slot per cluster, one block tile per block */
         CHECK_CUDA(cudaMalloc(&run->slots, (size_t)fit * tile.cluster * tile.block_m * tile.block_n * sizeof(accum_t)));
 }
-#line 5667 "gemm.md"
+#line 5689 "gemm.md"
 
 static void launch_hopper(const Run *run)
 {
@@ -3729,7 +3748,7 @@ static void launch_hopper(const Run *run)
     gather.numAttrs = 1;
     CHECK_CUDA(cudaLaunchKernelExC(&gather, hopper_gather_kernel(step), gather_arguments));
 }
-#line 5720 "gemm.md"
+#line 5742 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -3782,7 +3801,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 5778 "gemm.md"
+#line 5800 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -3819,7 +3838,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 5977 "gemm.md"
+#line 5998 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
@@ -4078,12 +4097,14 @@ static void test_hopper_tiles(void)
         expect(hopper_kind(KERNEL_HOPPER, 16, 4096, 4096, 132) == HOPPER_NARROW_64 &&
                    hopper_kind(KERNEL_HOPPER, 256, 4096, 14336, 132) == HOPPER_NARROW &&
                    hopper_kind(KERNEL_HOPPER, 256, 8192, 8192, 132) == HOPPER_MEDIUM &&
+                   hopper_kind(KERNEL_HOPPER, 256, 6144, 4096, 132) == HOPPER_NARROW_192 &&
                    hopper_kind(KERNEL_HOPPER, 256, 8192, 28672, 132) == HOPPER_LAST &&
                    hopper_whole_tiles(HOPPER_LAST, 32, 66, 28672) == 0 &&
                    hopper_kind(KERNEL_HOPPER, 16, 2048, 8192, 132) == HOPPER_NARROW &&
                    hopper_whole_tiles(HOPPER_NARROW, 16, 132, 8192) == 0,
                "hopper: step 8 takes 64 x 64 tiles at 16 x 4096 x 4096, 64 x 128 at 256 x 4096 x 14336, 128 x 128 "
-               "at 256 x 8192 x 8192, split 128 x 256 at 256 x 8192 x 28672 and split 64 x 128 at 16 x 2048 x 8192");
+               "at 256 x 8192 x 8192, 64 x 192 at 256 x 6144 x 4096, split 128 x 256 at 256 x 8192 x 28672 and "
+               "split 64 x 128 at 16 x 2048 x 8192");
     int most = HOPPER_SWAP ? 66 : 33;   /* a quarter of the SMs' worth; with the roles swapped (tf32), half */
     expect(hopper_whole_tiles(HOPPER_NARROW, 16, 132, 14336) == 0 &&
                hopper_whole_tiles(HOPPER_NARROW, 16, 132, 1024) == 16 &&
