@@ -2767,10 +2767,10 @@ __host__ __device__ constexpr HopperTile hopper_tile(int step = HOPPER_LAST)
     bool tall = TYPE_PAIR == PAIR_F16_IN_OUT && step != HOPPER_SHORT && !small;   /* half accumulators: 128 rows */
     tile.consumers = (step >= HOPPER_TWO_CONSUMERS && !small) || step == HOPPER_MEDIUM ? 2 : 1;
     tile.block_m = (tall ? 128 : 64) * tile.consumers;
-    int columns = step == HOPPER_NARROW_64    ? 64
-                  : step == HOPPER_NARROW_192 ? 192
-                  : step == HOPPER_NARROW || step == HOPPER_MEDIUM ? 128
-                                                                   : 256;
+    bool n64 = step == HOPPER_NARROW_64;   /* block_n, where not 256 */
+    bool n128 = step == HOPPER_NARROW || step == HOPPER_MEDIUM;
+    bool n192 = step == HOPPER_NARROW_192;
+    int columns = n64 ? 64 : n128 ? 128 : n192 ? 192 : 256;
     tile.block_n = HOPPER_WGMMA ? columns : 128;   /* f64: 64 accumulators per thread, 128 registers */
     tile.block_k = HOPPER_ROW / (int)sizeof(input_t);
     tile.a_bytes = tile.block_m * HOPPER_ROW;
