@@ -117,6 +117,14 @@ class GpuTestPlan(unittest.TestCase):
         self.assertTrue(self.lines and self.lines[-1].startswith("gpu-test --list: "), self.lines[-1:])
         self.assertFalse(any(line.startswith("build ") for line in self.lines))
 
+    def test_the_readme_quotes_the_plans_size(self):
+        """README.md's "On a GPU" says how many checks make gpu-test makes on a 9.0 GPU: the count --list prints
+        (it said 11,513 after the plan had grown to 11,548)."""
+        counted = int(re.match(r"gpu-test --list: (\d+) checks", self.lines[-1]).group(1))
+        readme = (REPO / "README.md").read_text(encoding="utf-8")
+        quoted = [int(q.replace(",", "")) for q in re.findall(r"on a 9\.0 GPU: ([\d,]+) checks", readme)]
+        self.assertEqual(quoted, [counted], "README.md quotes %r checks; --list plans %d" % (quoted, counted))
+
 
 if __name__ == "__main__":
     unittest.main()
