@@ -1312,6 +1312,24 @@ def test_no_plot_line_crosses_a_ceiling_label(browser):
     assert crossed == [], "ceiling labels a plot line is drawn over: %r" % crossed
 
 
+def test_plots_have_no_background_of_their_own(browser):
+    """A plot is wider than a phone's column and scrolls in a box that shades the side with more to see. The plot's
+    own white background (its figure and each axes) covered those shadows (issue 41, a Chromium check): the figure's
+    and every axes' background patch must be unfilled, so the page and the shadows show through."""
+    browser, _, _ = browser
+    plots = svg_figures(browser)
+    assert len(plots) >= 2, "the plots are not on the page"
+    filled = []
+    for _, alt, _, _, text in plots:
+        backgrounds = re.findall(r'<g id="(?:figure_1|axes_\d+)">\s*<g id="(patch_\d+)">\s*<path [^>]*?style="([^"]*)"',
+                                 text)
+        backgrounds += re.findall(r'<g id="(patch_1)">\s*<path [^>]*?style="([^"]*)"', text)
+        if len(backgrounds) < 2:
+            filled.append("%s: background patches not found" % alt[:30])
+        filled += ["%s: %s %s" % (alt[:30], patch, style) for patch, style in backgrounds if "fill: none" not in style]
+    assert filled == [], "plot backgrounds that hide the page: %r" % filled
+
+
 def test_plots_follow_the_colour_scheme(browser):
     """A plot's text is dark on a light page and light on a dark one: the SVG
     carries its own prefers-color-scheme rule (plot.py's themed())."""

@@ -68,9 +68,10 @@ def themed(svg_text):
 
 
 def save_themed(figure, svg_path):
-    """Write the figure as a themed SVG, through a temporary file (never half a file)."""
+    """Write the figure as a themed SVG, through a temporary file (never half a file). The figure and its axes have
+    no background: the page's shows through, and so do the shadows of the box that scrolls it on a phone."""
     buffer = io.StringIO()
-    figure.savefig(buffer, format="svg", metadata={"Date": None})
+    figure.savefig(buffer, format="svg", metadata={"Date": None}, transparent=True)
     directory = os.path.dirname(os.path.abspath(svg_path))
     os.makedirs(directory, exist_ok=True)
     temporary = svg_path + ".tmp"
