@@ -63,7 +63,10 @@ text { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "
 .line { stroke: #596270; fill: none; }
 .faint { stroke: #8b949e; fill: none; }
 .arrowhead { fill: #596270; }
+/* a label over grid or lead lines: a rim of the page's background (docs/style.css --bg) hides them under it */
+.halo { paint-order: stroke; stroke: #fdfdfc; stroke-width: 4px; stroke-linejoin: round; }
 @media (prefers-color-scheme: dark) {
+  .halo { stroke: #15171b; }
   text { fill: #ffffff; }   /* 4.5:1 or more on the mid-tone cells, too */
   .muted { fill: #a7afba; }
   .ink { stroke: #e2e5e9; }
@@ -210,7 +213,8 @@ def naive():
     # the walk along K
     svg.arrow(ax + 4, cy + row * u - 8, ax + tiles_k * u - 4, cy + row * u - 8)
     svg.arrow(cx - 8, by + 4, cx - 8, by + tiles_k * u - 4)
-    svg.text(ax + tiles_k * u / 2, cy + row * u - 14, "k0 += FRAG_K", class_="mono tiny", text_anchor="middle")
+    svg.text(ax + tiles_k * u / 2, cy + row * u - 14, "k0 += FRAG_K", class_="mono tiny halo",
+             text_anchor="middle")
     # labels
     svg.text(ax + tiles_k * u / 2, cy + tiles_m * u + 22, "A (M × K)", class_="bold", text_anchor="middle")
     svg.text(cx + tiles_n * u / 2, by - 12, "B (K × N)", class_="bold", text_anchor="middle")
@@ -390,11 +394,11 @@ def padding():
     svg.text(ax + Kp * s / 2, cy + Mp * s + 22, "A", class_="bold", text_anchor="middle")
     svg.text(cx - 12, by + Kp * s / 2 + 5, "B", class_="bold", text_anchor="end")
     mid_x, mid_y = cx + N * s / 2, cy + M * s / 2
-    svg.text(mid_x, mid_y - 16, "C", class_="bold", text_anchor="middle")
-    svg.text(mid_x, mid_y + 6, "%d × %d" % (M, N), class_="small", text_anchor="middle")
-    svg.text(mid_x, mid_y + 26, "padded to %d × %d" % (Mp, Np), class_="small muted", text_anchor="middle")
-    svg.text(cx + N * s / 2, by + K * s / 2 - 2, "%d × %d" % (K, N), class_="small", text_anchor="middle")
-    svg.text(cx + N * s / 2, by + K * s / 2 + 16, "→ %d × %d" % (Kp, Np), class_="small muted",
+    svg.text(mid_x, mid_y - 16, "C", class_="bold halo", text_anchor="middle")
+    svg.text(mid_x, mid_y + 6, "%d × %d" % (M, N), class_="small halo", text_anchor="middle")
+    svg.text(mid_x, mid_y + 26, "padded to %d × %d" % (Mp, Np), class_="small muted halo", text_anchor="middle")
+    svg.text(cx + N * s / 2, by + K * s / 2 - 2, "%d × %d" % (K, N), class_="small halo", text_anchor="middle")
+    svg.text(cx + N * s / 2, by + K * s / 2 + 16, "→ %d × %d" % (Kp, Np), class_="small muted halo",
              text_anchor="middle")
     # dimension marks along C's right and bottom edges
     right = cx + Np * s + 10
@@ -543,8 +547,11 @@ def pipeline():
     svg.text(t2x(start) + unit / 2, top - 16, "prologue", class_="small muted", text_anchor="middle")
     for k in range(tiles):
         svg.text(t2x(k) + unit / 2, top - 16, "k = %d" % k, class_="small", text_anchor="middle")
-    for t in range(0, tiles + 1):
-        svg.line(t2x(t), top - 8, t2x(t), bottom + 8, class_="faint", stroke_dasharray="3 3")
+    for t in range(0, tiles + 1):   # in the gaps between the rows only, never through a box and its label
+        ends = [top - 8, top] + [top + stage * (row_h + row_gap) + offset for stage in range(1, stages)
+                            for offset in (-row_gap, 0)] + [bottom, bottom + 8]
+        for y0, y1 in zip(ends[::2], ends[1::2]):
+            svg.line(t2x(t), y0, t2x(t), y1, class_="faint", stroke_dasharray="3 3")
     highlight = 3
     svg.rect(t2x(highlight), top - 34, unit, bottom - top + 50, fill=BLUE, fill_opacity=0.08)
     # rows: slab j is copied into stage j % STAGES from step j - PREFETCH (or the prologue) to
@@ -799,7 +806,7 @@ def accumulator():
         box(svg, lx, ly + warp * lh / 4, lw, lh / 4, BLUE, 0.30 if warp == 0 else 0.08, 1.2)
         svg.text(lx + lw / 2, ly + warp * lh / 4 + lh / 8 + 5, "warp %d: rows %d–%d" % (warp, 16 * warp, 16 * warp + 15),
                  class_="tiny", text_anchor="middle")
-    svg.text(lx, ly + lh + 24, ["N columns: 256, 128 or 64", "(N / 2 registers a thread)"], class_="tiny muted")
+    svg.text(lx, ly + lh + 24, ["N columns: 256, 192, 128 or 64", "(N / 2 registers a thread)"], class_="tiny muted")
     # right: warp 0's first 16 columns, 16 rows
     cx, cy, cw, ch = 300, 90, 40, 24
     svg.text(cx, 40, "warp 0, columns 0–15: lane and register of each element", class_="bold")
@@ -808,7 +815,7 @@ def accumulator():
     for col in range(16):
         svg.text(cx + col * cw + cw / 2, cy - 8, str(col), class_="tiny muted", text_anchor="middle")
     for row in range(16):
-        svg.text(cx - 8, cy + row * ch + ch / 2 + 4, str(row), class_="tiny muted", text_anchor="end")
+        svg.text(cx - 8, cy + row * ch + ch / 2 + 4, str(row), class_="tiny muted halo", text_anchor="end")
         for col in range(16):
             lane = row % 8 * 4 + col % 8 // 2
             register = 4 * (col // 8) + 2 * (row // 8) + col % 2
