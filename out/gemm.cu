@@ -3710,11 +3710,13 @@ static void setup_hopper(Run *run)
         die(EXIT_CUDA_ERROR, "no cluster of d_gemm_hopper fits on this GPU");
     run->whole_tiles = fit <= HOPPER_MAX_CLUSTERS ? hopper_whole_tiles(step, tiles, fit, roles.k_padded) : tiles;
     run->split_tiles = tiles - run->whole_tiles;
-    run->grid_clusters = (tile.persistent && fit < tiles) || run->split_tiles > 0 ? fit : tiles;   /* a split: all */
-    if (run->whole_tiles < tiles)   /* step 6: a slot per cluster, one block tile per block */
+    run->grid_clusters = tile.persistent && fit < tiles ? fit : tiles;
+    if (run->split_tiles > 0) {   /* step 6: every cluster takes a piece, into a slot of its own (a block tile each) */
+        run->grid_clusters = fit;
         CHECK_CUDA(cudaMalloc(&run->slots, (size_t)fit * tile.cluster * tile.block_m * tile.block_n * sizeof(accum_t)));
+    }
 }
-#line 5692 "gemm.md"
+#line 5694 "gemm.md"
 
 static void launch_hopper(const Run *run)
 {
@@ -3750,7 +3752,7 @@ static void launch_hopper(const Run *run)
     gather.numAttrs = 1;
     CHECK_CUDA(cudaLaunchKernelExC(&gather, hopper_gather_kernel(step), gather_arguments));
 }
-#line 5745 "gemm.md"
+#line 5747 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -3803,7 +3805,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 5803 "gemm.md"
+#line 5805 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -3840,7 +3842,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 6001 "gemm.md"
+#line 6003 "gemm.md"
 static int self_test_failures;
 
 static void expect(int condition, const char *what)
