@@ -1141,7 +1141,7 @@ def test_every_box_that_scrolls_sideways_has_its_shadows(browser):
           const style = getComputedStyle(e);
           if (style.overflowX !== 'auto' && style.overflowX !== 'scroll') return;
           kinds.add(e.tagName.toLowerCase() + '.' + e.className.split(' ')[0]);
-          const layers = (style.backgroundImage.match(/gradient\(/g) || []).length;
+          const layers = (style.backgroundImage.match(/gradient\\(/g) || []).length;
           if (layers < 4 || !style.backgroundAttachment.includes('local') ||
               !style.backgroundAttachment.includes('scroll'))
             out.push(e.tagName.toLowerCase() + '.' + e.className + ' #' + (e.id || e.parentNode.id || ''));
