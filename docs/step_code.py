@@ -68,7 +68,7 @@ KERNELS = {
     "d_gemm": {"geometry": "tile_geometry", "enum": "STEP_", "last": "LAST_STEP", "table": "TILES_16BIT",
                "csv": "docs/bench/steps-h100.csv", "name": "step%d", "before": ("naive", "the naive kernel")},
     "d_gemm_hopper": {"geometry": "hopper_tile", "enum": "HOPPER_", "last": "HOPPER_LAST",
-                      "csv": "docs/bench/hopper-steps-h100.csv", "name": "hopper%d",
+                      "csv": "docs/bench/steps-h100.csv", "name": "hopper%d",
                       "before": ("step7", "`d_gemm`")},
     # the baseline has one step, itself: folded for the configuration, rated alone
     "d_gemm_naive": {"geometry": None, "csv": "docs/bench/steps-h100.csv", "name": "naive", "before": None},

@@ -18,8 +18,10 @@ RECORDS = ("csv", "md", "txt")
 NUMBER = re.compile(r"(?<![\d.\w])(\d+\.\d+)(?![\d.])")
 
 DERIVED = {   # number quoted -> how it follows from recorded numbers
-    "1.47": "d_gemm_hopper / d_gemm at 8192³, F16_IN_OUT B as stored, hopper-h100.csv: 765.8 / 521.0",
-    "1.64": "d_gemm_hopper / d_gemm at 8192³, bf16 B transposed, hopper-h100.csv: 774.2 / 472.6",
+    "1.49": "d_gemm_hopper / d_gemm at 8192³, F16_IN_OUT B transposed, h100.csv: 781.1 / 523.4",
+    "1.64": "d_gemm_hopper / d_gemm at 8192³, fp16 B transposed, steps-h100.csv: 763.3 / 466.3",
+    "100.0": "d_gemm_hopper / cuBLAS at 8192³, fp16 B as stored, steps-h100.csv: 762.1 / 762.0",
+    "103.1": "d_gemm_hopper / cuBLAS at 8192³, fp16 B transposed, steps-h100.csv: 763.3 / 740.6",
 }
 
 

@@ -77,8 +77,8 @@ def measure(lines):
             continue
         if TIME_OF_DAY.search(line):
             times.append((number, line.strip()))
-        if line.startswith("#") or line.startswith("!["):
-            continue
+        if line.startswith("#") or line.startswith("![") or re.match(r"^\s*<!--.*-->\s*$", line):
+            continue   # headings, figures and one-line comments (table markers): not prose the page shows
         if line.startswith("|"):
             line = re.sub(r"\|[\s:|-]*$", "", line.replace("|", " ")) if not re.match(r"^[\s|:-]+$", line) else ""
         key = section if section is not None else "(before the first heading)"

@@ -26,7 +26,7 @@ from test_build import find_nvcc  # noqa: E402
 GEMM_MD = os.path.join(ROOT, "gemm.md")
 STEP_BLOCK = re.compile(r"^```\{\.step ([^}]*)\}$")
 STEPS = {"d_gemm": 7, "d_gemm_hopper": 6}
-CSV = {"d_gemm": ("steps-h100.csv", "step%d", "naive"), "d_gemm_hopper": ("hopper-steps-h100.csv", "hopper%d", "step7")}
+CSV = {"d_gemm": ("steps-h100.csv", "step%d", "naive"), "d_gemm_hopper": ("steps-h100.csv", "hopper%d", "step7")}
 
 
 def step_blocks(path=GEMM_MD):

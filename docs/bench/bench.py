@@ -9,9 +9,9 @@ is reused), then runs, one process at a time:
   --peak                                   once per type pair and shape
   --kernel=fast --cublas   M=N=K in --sizes (default 1024 2048 4096 8192 5000)
   --kernel=naive           same sizes (--naive-max to cut the largest)
-  --kernel=hopper --cublas same sizes, on a GPU of compute capability 9.0, every type pair
-                           (d_gemm_hopper; its %cuBLAS is against the cuBLAS timed in its own
-                           run; --no-hopper leaves it out)
+  --kernel=hopper          same sizes, on a GPU of compute capability 9.0, every type pair
+                           (d_gemm_hopper; its %cuBLAS is against the cuBLAS timed in fast's
+                           run, so each size has one cuBLAS rate; --no-hopper leaves it out)
 
 all with --format=kv --iterations=10 --warmup=3.  --tiers adds, at 4096 and 8192,
 the fast kernel with the tiles of smaller GPUs (--shared-limit=163K, 99K, 64K;
@@ -97,41 +97,152 @@ HOPPER_TABLE_SIZES = (8192, 4096)
 B_LAYOUT = {"0": "as stored", "1": "transposed"}
 
 
-def hopper_table(path):
-    """The page's table of d_gemm_hopper against cuBLAS (gemm.md, "Past WMMA"), from a bench CSV alone:
-    rates with one decimal at 8192^3 and 4096^3, cuBLAS as timed in the hopper run itself. A row that failed
-    verification stops it (SystemExit naming the row); one not verified (--verify=off) says so."""
-    with open(path, newline="") as handle:
-        rows = [r for r in csv.DictReader(handle) if not r.get("variant")]
-    lookup = {(r["type"], r["transpose_b"], r["m"], r["kernel"]): r for r in rows}
-    ceilings = {r["type"]: r for r in rows if r["kernel"] == "hopper-peak"}
+STEP_NAMES = {"naive": "naive", "step7": "fast", "hopper8": "hopper", "cublas": "cublas"}   # steps CSV -> bench
+
+
+def read_rows(path):
+    """The rows of a bench or steps CSV (lines that start with '#' are comments)."""
+    with open(path, newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(line for line in handle if not line.startswith("#")))
+
+
+def ceilings(*row_lists):
+    """{(type, "peak" or "hopper-peak"): the highest rate any --peak run in the rows measured}: a ceiling
+    belongs to the GPU and the type pair, not to a binary, so the session's best measure stands for all."""
+    best = {}
+    for rows in row_lists:
+        for row in rows:
+            for kernel, text in (("peak", row["rate"] if row["kernel"] == "peak" else None),
+                                 ("hopper-peak", row["rate"] if row["kernel"] == "hopper-peak" else
+                                  row.get("hopper_peak") if row["kernel"] == "peak" else None)):
+                if to_float(text) and to_float(text) > best.get((row["type"], kernel), 0.0):
+                    best[(row["type"], kernel)] = to_float(text)
+    return best
+
+
+def canonical(bench_path, steps_path=None):
+    """One row per quantity: {(type, tb, size, kernel): row} for naive, fast, cublas and hopper, and
+    {(type, "", "", kernel): row} for the ceilings peak and hopper-peak (ceilings()). A quantity both CSVs
+    measured is the steps CSV's (step7 is fast, hopper8 is hopper), so every table of the page quotes one
+    value for it; the rest is the bench CSV's. Variant rows (tiers) are left out."""
+    bench_rows = read_rows(bench_path)
+    steps_rows = read_rows(steps_path) if steps_path else []
+    found = {}
+    for row in bench_rows:
+        if not row.get("variant") and row["kernel"] in ("naive", "fast", "cublas", "hopper"):
+            found[(row["type"], row["transpose_b"], row["m"], row["kernel"])] = row
+    for row in steps_rows:
+        if row["kernel"] in STEP_NAMES and row["m"] == row["n"] == row["k"]:
+            found[(row["type"], row["transpose_b"], row["m"], STEP_NAMES[row["kernel"]])] = row
+    for (type_pair, kernel), rate in ceilings(bench_rows, steps_rows).items():
+        found[(type_pair, "", "", kernel)] = {"rate": "%.3f" % rate, "result": "ok"}
+    return found
+
+
+def quantity(found, type_pair, tb, size, kernel):
+    """The canonical row of one quantity, or None; a ceiling is the type pair's, whatever the layout."""
+    if kernel in ("peak", "hopper-peak"):
+        return found.get((type_pair, "", "", kernel))
+    return found.get((type_pair, str(tb), str(size), kernel))
+
+
+def value(row):
+    return to_float((row or {}).get("rate"))
+
+
+def one_decimal(number):
+    return "%.1f" % number if number is not None else "—"
+
+
+def checked(row, what):
+    """A row that failed verification stops a table (SystemExit naming it)."""
+    if row is not None and row.get("result") not in ("pass", "off", "ok", "na", ""):
+        raise SystemExit("bench.py: %s: result %r, not pass" % (what, row.get("result")))
+    return row
+
+
+def hopper_table(path, steps_path=None):
+    """The page's table of d_gemm_hopper against cuBLAS (gemm.md, "Past WMMA"), from the canonical rows
+    (bench CSV, and the steps CSV where it measured the same quantity): rates with one decimal at 8192^3 and
+    4096^3, cuBLAS as timed in d_gemm's run (one value per size). A row that failed verification stops it
+    (SystemExit naming the row); one not verified (--verify=off) says so."""
+    found = canonical(path, steps_path)
     lines = ["| type pair | B | size | `d_gemm` | cuBLAS | `d_gemm_hopper` | of cuBLAS | of its ceiling |",
              "|---|---|---:|---:|---:|---:|---:|---:|"]
     for type_pair in TYPE_PAIRS:
         for tb in ("0", "1"):
             for size in HOPPER_TABLE_SIZES:
-                hopper = lookup.get((type_pair, tb, str(size), "hopper"))
+                what = "%s B %s %d" % (type_pair, B_LAYOUT[tb], size)
+                hopper = checked(quantity(found, type_pair, tb, size, "hopper"), what + ": d_gemm_hopper")
                 if hopper is None:
                     continue
-                if hopper["result"] not in ("pass", "off"):   # off: f64 at 8192^3, where the reference is slow
-                    raise SystemExit("bench.py: %s B %s %d: d_gemm_hopper result %r, not pass"
-                                     % (type_pair, B_LAYOUT[tb], size, hopper["result"]))
-                fast = lookup.get((type_pair, tb, str(size), "fast"))
-                cublas = re.match(r"cuBLAS ([0-9.]+) in this run", hopper.get("note", ""))
-                cublas = cublas.group(1) if cublas else None
-                if cublas is None and to_float(hopper.get("pct_of_cublas")):   # a note that lost it: from the ratio
-                    cublas = str(to_float(hopper["rate"]) * 100.0 / to_float(hopper["pct_of_cublas"]))
-
-                def rate(text):
-                    value = to_float(text)
-                    return "%.1f" % value if value is not None else "—"
-                ceiling = to_float((ceilings.get(type_pair) or {}).get("rate"))
+                fast = checked(quantity(found, type_pair, tb, size, "fast"), what + ": d_gemm")
+                cublas = value(quantity(found, type_pair, tb, size, "cublas"))
+                ceiling = value(quantity(found, type_pair, tb, size, "hopper-peak"))
                 lines.append("| %s | %s | %d³ | %s | %s | %s | %s | %s |" % (
-                    type_pair, B_LAYOUT[tb], size, rate((fast or {}).get("rate")),
-                    rate(cublas) if cublas else "—",
-                    rate(hopper["rate"]) + (", unverified" if hopper["result"] == "off" else ""),
-                    hopper["pct_of_cublas"] + "%" if hopper.get("pct_of_cublas") else "—",
-                    "%.0f%% of %.0f" % (100.0 * to_float(hopper["rate"]) / ceiling, ceiling) if ceiling else "—"))
+                    type_pair, B_LAYOUT[tb], size, one_decimal(value(fast)), one_decimal(cublas),
+                    one_decimal(value(hopper)) + (", unverified" if hopper["result"] == "off" else ""),
+                    "%.1f%%" % (100.0 * value(hopper) / cublas) if cublas else "—",
+                    "%.0f%% of %.0f" % (100.0 * value(hopper) / ceiling, ceiling) if ceiling else "—"))
+    return lines
+
+
+DGEMM_GROUPS = (("The 16-bit floating-point types:", ("F16_IN_F32_OUT", "BF16_IN_F32_OUT", "F16_IN_OUT")),
+                ("tf32:", ("TF32_IN_F32_OUT",)),
+                ("The 8-bit integers (cuBLAS has no unsigned 8-bit GEMM):", ("I8_IN_I32_OUT", "U8_IN_I32_OUT")),
+                ("f64:", ("F64_IN_OUT",)))
+DGEMM_SIZE, NAIVE_SIZE = 8192, 4096
+
+
+def dgemm_table(path, steps_path=None):
+    """The page's tables of d_gemm against cuBLAS and the WMMA ceiling ("Against cuBLAS and the ceiling"):
+    d_gemm and cuBLAS at 8192^3, the naive kernel at 4096^3, from the canonical rows."""
+    found = canonical(path, steps_path)
+    lines = []
+    for caption, type_pairs in DGEMM_GROUPS:
+        lines += [caption, "", "| type pair | B | naive | `d_gemm` | % of ceiling | cuBLAS | % of cuBLAS | ceiling |",
+                  "|---|---|---:|---:|---:|---:|---:|---:|"]
+        for type_pair in type_pairs:
+            for tb in ("0", "1"):
+                what = "%s B %s" % (type_pair, B_LAYOUT[tb])
+                fast = value(checked(quantity(found, type_pair, tb, DGEMM_SIZE, "fast"), what + ": d_gemm"))
+                naive = value(quantity(found, type_pair, tb, NAIVE_SIZE, "naive"))
+                cublas = value(quantity(found, type_pair, tb, DGEMM_SIZE, "cublas"))
+                peak = value(quantity(found, type_pair, tb, DGEMM_SIZE, "peak"))
+                lines.append("| `%s` | %s | %s | %s | %s | %s | %s | %s |" % (
+                    type_pair, "NT"[int(tb)], one_decimal(naive), one_decimal(fast),
+                    "%.0f" % (100.0 * fast / peak) if fast and peak else "—", one_decimal(cublas),
+                    "%.0f" % (100.0 * fast / cublas) if fast and cublas else "—", one_decimal(peak)))
+        lines.append("")
+    return lines[:-1]
+
+
+TIER_COLUMNS = (("A100", "cp.async 163K"), ("RTX 30xx, 40xx", "cp.async 99K"), ("RTX 50xx", "99K"),
+                ("64 KiB", "64K"))
+TIER_ROWS = (("fp16", "F16_IN_F32_OUT"), ("bf16", "BF16_IN_F32_OUT"), ("`F16_IN_OUT`", "F16_IN_OUT"),
+             ("int8", "I8_IN_I32_OUT"), ("tf32", "TF32_IN_F32_OUT"), ("f64", "F64_IN_OUT"))
+
+
+def tiers_table(path, steps_path=None):
+    """The page's table of tile tiers ("Tile sizes per GPU"): the full tile's canonical rate at 8192^3, B as
+    stored / transposed, and each smaller budget as a share of the full tile timed in the same bench run."""
+    found = canonical(path, steps_path)
+    variants = {(r["type"], r["transpose_b"], r["variant"]): r for r in read_rows(path)
+                if r["kernel"] == "fast" and r["m"] == str(DGEMM_SIZE) and r.get("variant")}
+    bench_full = {(r["type"], r["transpose_b"]): r for r in read_rows(path)
+                  if r["kernel"] == "fast" and r["m"] == str(DGEMM_SIZE) and not r.get("variant")}
+    lines = ["| type pair | H100 | %s |" % " | ".join(name for name, _ in TIER_COLUMNS),
+             "|---|---|" + "---|" * len(TIER_COLUMNS)]
+    for label, type_pair in TIER_ROWS:
+        cells = [" / ".join(one_decimal(value(quantity(found, type_pair, tb, DGEMM_SIZE, "fast"))) for tb in "01")]
+        for _, variant in TIER_COLUMNS:
+            shares = []
+            for tb in "01":
+                tier = checked(variants.get((type_pair, tb, variant)), "%s tier %s" % (type_pair, variant))
+                full = value(bench_full.get((type_pair, tb)))
+                shares.append("%.0f%%" % (100.0 * value(tier) / full) if value(tier) and full else None)
+            cells.append(" / ".join(shares) if any(shares) else "—")
+        lines.append("| %s | %s |" % (label, " | ".join(cells)))
     return lines
 
 
@@ -344,7 +455,7 @@ class Bench:
         budget = variant.split()[-1] if variant and variant.split()[-1] in BUDGETS else None
         if budget:
             argv.append("--shared-limit=%s" % budget)
-        if kernel in ("fast", "hopper") and not self.args.no_cublas and not variant:
+        if kernel == "fast" and not self.args.no_cublas and not variant:   # one cuBLAS per size: hopper's too
             argv.append("--cublas")
         argv += [str(size)] * 3
         rc, stdout, stderr, seconds = self.execute(argv, TIMEOUT_RUN)
@@ -361,16 +472,13 @@ class Bench:
         if kernel in ("fast", "hopper"):
             for key in ("tile", "stages", "cluster", "shared_bytes", "copy_path"):
                 row[key] = kv.get(key, "")
-        if kernel == "hopper" and to_float(kv.get("cublas_rate")) and to_float(kv.get("rate")):
-            row["pct_of_cublas"] = "%.1f" % (100.0 * to_float(kv["rate"]) / to_float(kv["cublas_rate"]))
-            row["note"] = "cuBLAS %s in this run" % kv["cublas_rate"]
         if rc == 0:
             row["result"] = kv.get("result", "")
         elif rc == 1:
             row["result"] = "fail"
         else:
             row["result"] = "error"
-        if verify == "off":   # after the hopper row's cuBLAS, which the table reads from the note
+        if verify == "off":
             row["note"] = "; ".join(n for n in (row.get("note"), "not verified at this size (--verify=off for speed)") if n)
         if rc != 0 or not kv:
             row["note"] = "exit %s: %s" % (rc, first_line(stderr) or "no kv line")
@@ -408,11 +516,7 @@ class Bench:
             rate = to_float(row["rate"])
             if rate is None or row["kernel"] in ("peak", "hopper-peak"):
                 continue
-            if row["kernel"] == "hopper":   # its own run's cuBLAS; the wgmma ceiling bounds it
-                ceiling = hopper_peaks.get((row["type"], row["mnk"]))
-                row["pct_of_peak"] = "%.1f" % (100.0 * rate / ceiling) if ceiling else ""
-                continue
-            peak = peaks.get((row["type"], row["mnk"]))
+            peak = (hopper_peaks if row["kernel"] == "hopper" else peaks).get((row["type"], row["mnk"]))
             row["pct_of_peak"] = "%.1f" % (100.0 * rate / peak) if peak else ""
             reference = cublas.get((row["type"], row["mnk"], str(row["transpose_b"]), str(row["m"])))
             row["pct_of_cublas"] = "%.1f" % (100.0 * rate / reference) if reference else ""
@@ -628,10 +732,18 @@ def main(argv=None):
     parser.add_argument("--root", default=ROOT, help=argparse.SUPPRESS)
     parser.add_argument("--hopper-table", metavar="CSV", default=None,
                         help="print the page's d_gemm_hopper table from a bench CSV, and run nothing")
+    parser.add_argument("--dgemm-table", metavar="CSV", default=None,
+                        help="print the page's tables of d_gemm against cuBLAS and the ceiling, and run nothing")
+    parser.add_argument("--tiers-table", metavar="CSV", default=None,
+                        help="print the page's table of tile tiers (--tiers rows), and run nothing")
+    parser.add_argument("--steps", metavar="CSV", default=None,
+                        help="with a table: the steps CSV of the same session, whose rates win where both measured")
     args = parser.parse_args(argv)
-    if args.hopper_table:
-        print("\n".join(hopper_table(args.hopper_table)))
-        return 0
+    for path, table in ((args.hopper_table, hopper_table), (args.dgemm_table, dgemm_table),
+                        (args.tiers_table, tiers_table)):
+        if path:
+            print("\n".join(table(path, args.steps)))
+            return 0
     args.root = os.path.abspath(args.root)
     args.types = [t.strip() for t in args.types.split(",") if t.strip()]
     if not args.types or any(t not in TYPE_PAIRS for t in args.types):

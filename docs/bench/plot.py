@@ -101,7 +101,7 @@ def plot(csv_path, svg_path):
 
     matplotlib.rcParams["svg.hashsalt"] = "gemm-bench"  # stable ids: diffs only when data change
     matplotlib.rcParams["svg.fonttype"] = "none"  # text stays text: smaller, searchable
-    rows = read_rows(csv_path)
+    rows = [r for r in read_rows(csv_path) if not r.get("variant")]   # the full tiles: not --tiers' rows
     if not rows:
         raise ValueError("%s has no rows" % csv_path)
     present = []

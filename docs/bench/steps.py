@@ -186,17 +186,13 @@ def failed_rows(rows):
             for r in rows if r.get("result") == "fail"]
 
 
-def rate_cell(found, type_pair, layouts, kernel):
+def rate_cell(found, type_pair, layouts, kernel, best=None):
+    if kernel in ("peak", "hopper-peak"):   # one ceiling per type pair: the highest any --peak run measured
+        peak = (best or {}).get((type_pair, kernel))
+        return "%.1f" % peak if peak else MISSING
     texts = []
     for tb in layouts:
-        if kernel == "hopper-peak":   # d_gemm_hopper's ceiling: a column of the --peak row
-            peak = to_float((found.get((type_pair, str(tb), "peak")) or {}).get("hopper_peak"))
-            texts.append("%.1f" % peak if peak else MISSING)
-            continue
-        row = found.get((type_pair, str(tb), kernel))
-        if row is None and kernel == "peak":   # a CSV with one ceiling per type pair
-            row = found.get((type_pair, "", kernel))
-        rate = usable_rate(row)
+        rate = usable_rate(found.get((type_pair, str(tb), kernel)))
         texts.append("%.1f" % rate if rate is not None else MISSING)
     return " / ".join(texts)
 
@@ -212,15 +208,17 @@ def gain_text(pct_of_previous):
     return ("+%d%%" % gain) if gain > 0 else ("%s%d%%" % (MINUS, -gain))
 
 
-def table_lines(rows, size=TABLE_SIZE, table_rows=TABLE_ROWS, texts=STEP_TEXT, steps="step"):
-    """The Markdown table of "What each step bought", from the CSV's rows alone; with HOPPER_ROWS, HOPPER_TEXT
-    and steps="hopper", the Hopper part's. The gain column is for the kernels named steps + a number."""
+def table_lines(rows, size=TABLE_SIZE, table_rows=TABLE_ROWS, texts=STEP_TEXT, steps="step", bench_rows=()):
+    """The Markdown table of "What each step bought", from the CSV's rows; with HOPPER_ROWS, HOPPER_TEXT
+    and steps="hopper", the Hopper part's. The gain column is for the kernels named steps + a number. The
+    ceilings are the highest of the CSV's --peak rows and those of bench_rows (make bench of the same session)."""
     found = rows_at(rows, size)
+    best = bench.ceilings(rows, bench_rows)
     headers = ["step", "what it adds"] + [column[0] for column in TABLE_COLUMNS] + ["fp16 gain"]
     lines = ["| " + " | ".join(headers) + " |", "|---|---|" + "---:|" * (len(TABLE_COLUMNS) + 1)]
     for kernel, label in table_rows:
         cells = [label, texts.get(kernel, "")]
-        cells += [rate_cell(found, type_pair, layouts, kernel) for _, type_pair, layouts in TABLE_COLUMNS]
+        cells += [rate_cell(found, type_pair, layouts, kernel, best) for _, type_pair, layouts in TABLE_COLUMNS]
         gain = ""
         if kernel.startswith(steps) and step_of(kernel) != "":
             row = found.get((GAIN_CONFIG[0], str(GAIN_CONFIG[1]), kernel))
@@ -230,15 +228,17 @@ def table_lines(rows, size=TABLE_SIZE, table_rows=TABLE_ROWS, texts=STEP_TEXT, s
     return lines
 
 
-def hopper_table_lines(rows, size=TABLE_SIZE):
+def hopper_table_lines(rows, size=TABLE_SIZE, bench_rows=()):
     """The Markdown table of the Hopper part's steps: d_gemm, hopper1 .. hopper8, cuBLAS, the ceiling."""
-    return table_lines(rows, size, HOPPER_ROWS, HOPPER_TEXT, "hopper")
+    return table_lines(rows, size, HOPPER_ROWS, HOPPER_TEXT, "hopper", bench_rows)
 
 
-def print_table(csv_path, lines_of=table_lines):
-    """steps.py --table: the table on stdout, or a message on stderr and exit 1 if a row failed."""
+def print_table(csv_path, lines_of=table_lines, bench_path=None):
+    """steps.py --table: the table on stdout, or a message on stderr and exit 1 if a row failed; bench_path:
+    make bench's CSV of the same session, whose --peak rows count towards the ceilings."""
     try:
         rows = read_csv(csv_path)
+        bench_rows = read_csv(bench_path) if bench_path else []
     except OSError as error:
         print("steps: cannot read %s: %s" % (csv_path, error), file=sys.stderr)
         return 2
@@ -249,7 +249,7 @@ def print_table(csv_path, lines_of=table_lines):
         for text in failed:
             print("  " + text, file=sys.stderr)
         return 1
-    for line in lines_of(rows):
+    for line in lines_of(rows, bench_rows=bench_rows):
         print(line)
     return 0
 
@@ -616,6 +616,8 @@ def parse_arguments(argv):
                     "docs/bench/steps-<gpu>.csv and .svg; or, with --table or --plot, read such a CSV.")
     parser.add_argument("--table", metavar="CSV", help="print the page's Markdown table from CSV and exit")
     parser.add_argument("--hopper-table", metavar="CSV", help="print the Hopper part's steps table from CSV and exit")
+    parser.add_argument("--bench", metavar="CSV", help="with a table: make bench's CSV of the same session, whose "
+                        "--peak rows count towards the ceilings (the highest stands)")
     parser.add_argument("--plot", metavar="CSV", help="draw the SVG from CSV (-o, or the CSV's name with .svg), exit")
     parser.add_argument("-o", "--svg", default=None, help="output SVG (default: the CSV's name with .svg)")
     parser.add_argument("--types", default=",".join(TYPE_PAIRS),
@@ -661,9 +663,9 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     args = parse_arguments(argv)
     if args.table:
-        return print_table(args.table)
+        return print_table(args.table, bench_path=args.bench)
     if args.hopper_table:
-        return print_table(args.hopper_table, hopper_table_lines)
+        return print_table(args.hopper_table, hopper_table_lines, args.bench)
     if args.plot:
         status, message = draw(args.plot, args.svg or os.path.splitext(args.plot)[0] + ".svg")
         print("steps: " + message, file=sys.stderr if status else sys.stdout)

@@ -1,0 +1,213 @@
+"""The page's rate tables: one session's records, each table its command's output, one value per quantity.
+
+Issue 41: every rate the page quotes comes from the CSVs of one run, and each quantity (a kernel, a type
+pair, a layout of B, a size) has one value everywhere. The page has five tables of rates, each between a
+marker that names the command printing it and an end marker:
+
+    <!-- dgemm table: python3 docs/bench/bench.py --dgemm-table docs/bench/h100.csv --steps docs/bench/steps-h100.csv -->
+    ...
+    <!-- end of dgemm table -->
+
+What is checked
+---------------
+* Each table is its command's output, and every command reads the same two records: make bench's
+  docs/bench/h100.csv and make steps' docs/bench/steps-h100.csv, measured in one session on one GPU.
+* The tables agree: d_gemm, d_gemm_hopper, cuBLAS, the naive kernel and both ceilings appear in several
+  tables (the steps table's step 7 is d_gemm at 8192³, the Hopper steps table's step 8 is d_gemm_hopper);
+  wherever one is quoted, it is quoted with one value (to the places the coarser quote keeps).
+* The check can fail: a page with one cell changed disagrees, naming the quantity.
+* bench.canonical and bench.ceilings, on made-up rows: the steps CSV wins where both measured, and a
+  type pair's ceiling is the highest --peak of the session.
+"""
+
+import csv
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "docs", "bench"))
+import bench  # noqa: E402
+
+MARKER = re.compile(r"^<!-- ([a-z ]+) table: python3 (docs/bench/\w+\.py) (.*) -->$")
+RECORDS = {"docs/bench/h100.csv", "docs/bench/steps-h100.csv"}
+TABLES = {"tiers", "dgemm", "steps", "hopper steps", "hopper"}
+STEPS_COLUMNS = (("F16_IN_F32_OUT", ("0", "1")), ("BF16_IN_F32_OUT", ("0",)), ("TF32_IN_F32_OUT", ("0",)),
+                 ("I8_IN_I32_OUT", ("0",)), ("F64_IN_OUT", ("0",)))
+TIER_TYPES = {label: type_pair for label, type_pair in bench.TIER_ROWS}
+NUMBER = re.compile(r"^\d+(\.\d+)?$")
+
+
+def read_page():
+    with open(os.path.join(ROOT, "gemm.md"), encoding="utf-8") as handle:
+        return handle.read().split("\n")
+
+
+def marked(lines):
+    """[(name, script, arguments, the non-blank lines between the markers)] in page order."""
+    out = []
+    for number, line in enumerate(lines):
+        match = MARKER.match(line)
+        if match:
+            end = lines.index("<!-- end of %s table -->" % match.group(1), number)
+            out.append((match.group(1), match.group(2), match.group(3).split(),
+                        [l for l in lines[number + 1:end] if l.strip()]))
+    return out
+
+
+def cells(line):
+    return [cell.strip() for cell in line.strip().strip("|").split("|")]
+
+
+def quantities(lines):
+    """[(quantity, value as quoted, table)] for every rate of the five tables; a quantity is
+    (kernel, type pair, B layout or '' for a ceiling, size or '' for a ceiling)."""
+    out = []
+
+    def add(kernel, type_pair, tb, size, text, table):
+        if NUMBER.match(text):
+            out.append(((kernel, type_pair, tb if size else "", str(size) if size else ""), text, table))
+
+    for name, _, _, body in marked(lines):
+        rows = [cells(l) for l in body if l.startswith("|") and not l.startswith("|---")][1:]
+        for row in rows:
+            if name in ("steps", "hopper steps"):
+                kernel = {"naive": "naive", "7": "fast", "d_gemm": "fast", "cuBLAS": "cublas",
+                          "WMMA ceiling": "peak", "ceiling": "hopper-peak"}.get(row[0])
+                if name == "hopper steps":
+                    kernel = {"7": None, "8": "hopper"}.get(row[0], kernel)
+                if kernel is None:
+                    continue
+                for (type_pair, layouts), text in zip(STEPS_COLUMNS, row[2:]):
+                    for tb, part in zip(layouts, text.split(" / ")):
+                        add(kernel, type_pair, tb, "" if kernel.endswith("peak") else 8192, part, name)
+            elif name == "dgemm":
+                type_pair, tb = row[0].strip("`"), "0" if row[1] == "N" else "1"
+                add("naive", type_pair, tb, 4096, row[2], name)
+                add("fast", type_pair, tb, 8192, row[3], name)
+                add("cublas", type_pair, tb, 8192, row[5], name)
+                add("peak", type_pair, tb, "", row[7], name)
+            elif name == "hopper":
+                type_pair, tb, size = row[0], "0" if row[1] == "as stored" else "1", row[2].rstrip("³")
+                add("fast", type_pair, tb, size, row[3], name)
+                add("cublas", type_pair, tb, size, row[4], name)
+                add("hopper", type_pair, tb, size, row[5].split(",")[0], name)
+                ceiling = re.search(r"of (\d+)$", row[7])
+                if ceiling:
+                    add("hopper-peak", type_pair, tb, "", ceiling.group(1), name)
+            elif name == "tiers":
+                for tb, part in zip("01", row[1].split(" / ")):
+                    add("fast", TIER_TYPES[row[0]], tb, 8192, part, name)
+    return out
+
+
+def disagreements(found):
+    """Quantities quoted with two values: each pair compared at the places the coarser quote keeps."""
+    by_quantity = {}
+    for key, text, table in found:
+        by_quantity.setdefault(key, []).append((text, table))
+    out = []
+    for key, quotes in sorted(by_quantity.items()):
+        for text, table in quotes[1:]:
+            first, first_table = quotes[0]
+            places = min(len((t.split(".") + [""])[1]) for t in (text, first))
+            if round(float(text), places) != round(float(first), places):
+                out.append("%s: %s in the %s table, %s in the %s table" % (key, first, first_table, text, table))
+    return out
+
+
+class PageTables(unittest.TestCase):
+    def setUp(self):
+        self.tables = marked(read_page())
+
+    def test_the_page_has_its_tables(self):
+        self.assertEqual(sorted(name for name, _, _, _ in self.tables), sorted(TABLES))
+
+    def test_every_table_reads_the_sessions_records(self):
+        for name, _, arguments, _ in self.tables:
+            self.assertEqual({a for a in arguments if a.endswith(".csv")}, RECORDS, "the %s table" % name)
+
+    def test_each_table_is_its_commands_output(self):
+        for name, script, arguments, body in self.tables:
+            result = subprocess.run([sys.executable, script] + arguments, cwd=ROOT, capture_output=True,
+                                    text=True, encoding="utf-8", timeout=60)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertEqual(body, [l for l in result.stdout.split("\n") if l.strip()],
+                             "the %s table differs from `python3 %s %s`" % (name, script, " ".join(arguments)))
+
+    def test_the_records_are_one_session(self):
+        rows = bench.read_rows(os.path.join(ROOT, "docs/bench/h100.csv")) + \
+            bench.read_rows(os.path.join(ROOT, "docs/bench/steps-h100.csv"))
+        for field in ("gpu", "driver", "cuda"):
+            self.assertEqual(len({r[field] for r in rows}), 1, "%s differs between the records" % field)
+        self.assertEqual(len({r["date"][:10] for r in rows}), 1, "the records are from more than one day")
+
+    def test_one_value_per_quantity(self):
+        found = quantities(read_page())
+        self.assertGreater(len(found), 150, "the tables were not read")
+        self.assertEqual(disagreements(found), [])
+
+
+class TheCheckCanFail(unittest.TestCase):
+    def test_a_changed_cell_disagrees(self):
+        lines = read_page()
+        row = next(i for i, l in enumerate(lines) if l.startswith("| F16_IN_F32_OUT | as stored | 8192³ |"))
+        parts = lines[row].split(" | ")
+        parts[3] = "%.1f" % (float(parts[3]) + 1.0)   # d_gemm's rate in the Hopper table
+        lines[row] = " | ".join(parts)
+        quoted = quantities(lines)
+        key = ("fast", "F16_IN_F32_OUT", "0", "8192")
+        self.assertEqual(sorted(t for k, _, t in quoted if k == key), ["dgemm", "hopper", "hopper steps", "steps",
+                                                                       "tiers"])
+        found = disagreements(quoted)
+        self.assertEqual(len(found), 1, found)
+        self.assertTrue(found[0].startswith(str(key)) and found[0].endswith("in the hopper table"), found)
+
+    def test_rounding_is_not_a_disagreement(self):
+        quotes = [(("hopper-peak", "F16_IN_F32_OUT", "", ""), "897.7", "steps"),
+                  (("hopper-peak", "F16_IN_F32_OUT", "", ""), "898", "hopper")]
+        self.assertEqual(disagreements(quotes), [])
+        self.assertEqual(len(disagreements(quotes + [(quotes[0][0], "897", "hopper")])), 1)
+
+
+class Canonical(unittest.TestCase):
+    def write(self, header, rows, comment=False):
+        handle = tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False, newline="", encoding="utf-8")
+        self.addCleanup(os.unlink, handle.name)
+        if comment:
+            handle.write("# steps.py: made up\n")
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(header)
+        writer.writerows(rows)
+        handle.close()
+        return handle.name
+
+    def test_steps_win_and_the_highest_ceiling_stands(self):
+        header = ("type", "transpose_b", "m", "n", "k", "kernel", "rate", "result", "variant", "hopper_peak")
+        bench_csv = self.write(header, [
+            ("F16_IN_F32_OUT", "0", "8192", "8192", "8192", "fast", "460.0", "pass", "", ""),
+            ("F16_IN_F32_OUT", "0", "8192", "8192", "8192", "fast", "300.0", "pass", "99K", ""),   # a tier
+            ("F16_IN_F32_OUT", "1", "8192", "8192", "8192", "fast", "455.0", "pass", "", ""),
+            ("F16_IN_F32_OUT", "", "", "", "", "peak", "650.0", "ok", "", ""),
+            ("F16_IN_F32_OUT", "", "", "", "", "hopper-peak", "850.0", "ok", "", ""),
+        ])
+        steps_csv = self.write(header, [
+            ("F16_IN_F32_OUT", "0", "8192", "8192", "8192", "step7", "470.0", "pass", "", ""),
+            ("F16_IN_F32_OUT", "0", "8192", "8192", "8192", "step6", "465.0", "pass", "", ""),
+            ("F16_IN_F32_OUT", "0", "", "", "", "peak", "640.0", "ok", "", "880.0"),
+        ], comment=True)
+        found = bench.canonical(bench_csv, steps_csv)
+        rate = lambda tb, size, kernel: bench.value(bench.quantity(found, "F16_IN_F32_OUT", tb, size, kernel))
+        self.assertEqual(rate("0", 8192, "fast"), 470.0)   # the steps CSV's step 7
+        self.assertEqual(rate("1", 8192, "fast"), 455.0)   # only make bench measured it
+        self.assertEqual(rate("0", "", "peak"), 650.0)
+        self.assertEqual(rate("1", "", "hopper-peak"), 880.0)
+        self.assertEqual(bench.value(bench.quantity(bench.canonical(bench_csv), "F16_IN_F32_OUT", "0", 8192,
+                                                    "fast")), 460.0)
+
+
+if __name__ == "__main__":
+    unittest.main()
