@@ -15,7 +15,7 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RECORDS = ("csv", "md", "txt")
-NUMBER = re.compile(r"(?<![\d.\w])(\d+\.\d+)(?![\d.])")
+NUMBER = re.compile(r"(?<![\d.\w])(\d+\.\d+)(?!\d|\.\d)")   # "114.6." ends a sentence: a number too
 
 DERIVED = {   # number quoted -> how it follows from recorded numbers
     "1.49": "d_gemm_hopper / d_gemm at 8192³, F16_IN_OUT B transposed, h100.csv: 781.1 / 523.4",

@@ -846,6 +846,43 @@ def test_folded_listing_labels_stay_in_their_box(browser, width, height):
     assert outside == [], "line labels past their box at %d px: %r" % (width, outside[:5])
 
 
+RANGES_BROKEN = """
+const found = [];
+document.querySelectorAll('details.listing > summary .cu-lines').forEach(label => {
+  const halves = label.querySelectorAll('.nw');
+  if (halves.length !== 2)
+    found.push(label.textContent.trim() + ' [' + halves.length + ' unbreakable halves]');
+  halves.forEach(half => {
+    const lines = new Set(Array.from(half.getClientRects()).map(r => Math.round(r.top)));
+    if (lines.size > 1)
+      found.push(half.textContent + ' [on ' + lines.size + ' lines]');
+  });
+});
+return found;
+"""
+
+
+@pytest.mark.parametrize("width,height", VIEWS, ids=["375px", "1280px"])
+def test_folded_listing_labels_never_break_inside_a_range(browser, width, height):
+    """A folded listing's label wraps, on a phone, only at its arrow: "gemm.md 1730–1821" and "out/gemm.cu L1–L2"
+    stay whole (issue 41: at 375 px a label broke inside "1730–1821")."""
+    browser, _, _ = browser
+    browser.view(width, height)
+    broken = browser.run(RANGES_BROKEN)
+    assert broken == [], "line labels broken inside a range at %d px: %r" % (width, broken[:5])
+
+
+def test_an_option_with_a_short_value_is_one_word(build):
+    """In a table, "--beta=X" is one unbreakable word: page.lua's break before "=" is for long values
+    (--kernel=fast|naive|...), and "=X" alone on a line says nothing (issue 41: at 1280 px the command-line
+    table broke "--beta" from "=X")."""
+    page = require_built(build).read_text(encoding="utf-8")
+    whole = re.findall(r'<span class="word">(--[\w-]+=\w{1})</span>', page)
+    assert {"--alpha=X", "--beta=X"} <= set(whole), whole
+    split = re.findall(r'<span class="word">(--[\w-]+)</span>(?:<wbr>)?(=\w{1})\b', page)
+    assert split == [], "options broken from a one-letter value: %r" % split
+
+
 def test_no_backslash_before_a_pipe_on_the_page(build):
     """The woven page shows no escaped pipe ("\\|"): in a pipe table a code span keeps the backslash
     (issue 41: the command-line table printed --kernel=fast\\|naive\\|...)."""

@@ -209,5 +209,24 @@ class Canonical(unittest.TestCase):
                                                     "fast")), 460.0)
 
 
+class CeilingLabel(unittest.TestCase):
+    """plot.py puts a plot's "WMMA ceiling" label where no line runs (issue 41: in the Results plot's tf32
+    panel the label's box hid the cuBLAS lines that rose through it at 2048)."""
+
+    def test_a_line_through_the_left_moves_the_label(self):
+        import plot
+        rising = ([1024, 2048, 4096], [70.0, 270.0, 380.0])   # through 247 near 2048, as tf32's cuBLAS
+        flat = ([1024, 8192], [30.0, 150.0])                  # far under it
+        self.assertEqual(plot.label_spot([flat], 247.0, 530.0, 8520.0, 16), (0.02, "bottom"))
+        x, va = plot.label_spot([flat, rising], 247.0, 530.0, 8520.0, 16)
+        self.assertGreater(x, 0.5, "the label stayed where the rising line crosses it")
+        self.assertEqual(va, "bottom")
+
+    def test_no_clear_spot_keeps_the_first(self):
+        import plot
+        everywhere = ([0, 9000], [247.0, 247.0])
+        self.assertEqual(plot.label_spot([everywhere], 247.0, 530.0, 9000.0, 16), (0.02, "bottom"))
+
+
 if __name__ == "__main__":
     unittest.main()

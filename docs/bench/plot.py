@@ -93,6 +93,31 @@ def read_rows(path):
         return list(csv.DictReader(handle))
 
 
+def label_spot(drawn, ceiling, top, x_end, chars):
+    """Where the ceiling's label (chars long) meets no drawn line, in a panel whose axes end at x_end and top:
+    (x in axes fraction, 'bottom' to sit on the ceiling's line or 'top' to hang under it); the first if none is."""
+    width, height = 0.021 * chars + 0.02, 0.1   # a 9.5 pt character in a panel about 3.1 by 2 inches
+    level = ceiling / top
+    candidates = [(0.02, "bottom"), (0.02, "top"), (0.96 - width, "bottom"), (0.96 - width, "top"),
+                  (0.5 - width / 2, "bottom"), (0.5 - width / 2, "top")]
+    for x0, va in candidates:
+        low, high = (level, level + height) if va == "bottom" else (level - height, level)
+        if low < 0 or high > 1:
+            continue
+        crossed = False
+        for xs, ys in drawn:
+            for i in range(41):
+                x = (x0 + width * i / 40) * x_end
+                if len(xs) < 2 or not xs[0] <= x <= xs[-1]:
+                    continue
+                j = min(k for k in range(len(xs) - 1) if x <= xs[k + 1])
+                y = (ys[j] + (ys[j + 1] - ys[j]) * (x - xs[j]) / (xs[j + 1] - xs[j])) / top
+                crossed = crossed or low - 0.02 <= y <= high + 0.02
+        if not crossed:
+            return x0, va
+    return candidates[0]
+
+
 def plot(csv_path, svg_path):
     import matplotlib
     matplotlib.use("Agg")
@@ -116,10 +141,12 @@ def plot(csv_path, svg_path):
                                 figsize=(WIDTH_IN, 2.75 * lines_of_panels + 0.45), squeeze=False)
     sizes_all = set()
     multi_shape = set()
+    x_end = max([int(r["m"]) for r in rows if r.get("m", "").isdigit()] or [1]) * 1.04   # the x axis's right end
     markers = ("o", "s", "^")
     for index, type_pair in enumerate(types):
         axis = axes[index // columns][index % columns]
         mine = [r for r in rows if r.get("type") == type_pair]
+        drawn = []   # every line's points, for the ceiling's label to keep clear of
         shapes = sorted(set(r.get("mnk", "") for r in mine if r.get("kernel") != "peak"))
         unit = next((r.get("unit") for r in mine if r.get("unit")), "")
         for kernel in ("fast", "cublas", "naive"):
@@ -138,6 +165,7 @@ def plot(csv_path, svg_path):
                     sizes_all.update(xs)
                     marker = markers[shapes.index(shape) % 3]
                     axis.plot(xs, ys, TB_STYLE[tb], color=colour, marker=marker, markersize=4, linewidth=1.5)
+                    drawn.append((xs, ys))
                     hollow = [(p[0], p[1]) for p in points if kernel != "cublas" and p[2] == "off"]
                     if hollow:
                         axis.plot([h[0] for h in hollow], [h[1] for h in hollow], linestyle="none", marker=marker,
@@ -150,15 +178,16 @@ def plot(csv_path, svg_path):
             text = "WMMA ceiling %.0f" % peaks[0][1]
         elif peaks:
             text = "WMMA ceilings " + ", ".join("%s %.0f" % p for p in peaks)
+        tops = [number(r.get("rate")) for r in mine if number(r.get("rate")) is not None]
+        top = max(tops) * 1.12 if tops else 1.0
         if peaks:
-            axis.annotate(text, xy=(0.02, max(p[1] for p in peaks)), xycoords=("axes fraction", "data"),
-                          va="bottom", fontsize=TEXT_PT, color="#555555", zorder=5,   # over the lines it meets
+            x, va = label_spot(drawn, max(p[1] for p in peaks), top, x_end, len(text))
+            axis.annotate(text, xy=(x, max(p[1] for p in peaks)), xycoords=("axes fraction", "data"),
+                          va=va, fontsize=TEXT_PT, color="#555555", zorder=5,   # over the lines it meets
                           bbox=dict(boxstyle="square,pad=0.15", facecolor="#ffffff", edgecolor="none"))
         if len(shapes) > 1:
             multi_shape.update(shapes)
-        tops = [number(r.get("rate")) for r in mine if number(r.get("rate")) is not None]
-        if tops:
-            axis.set_ylim(0, max(tops) * 1.12)
+        axis.set_ylim(0, top)
         title = type_pair if len(shapes) < 2 else "%s (%s)" % (type_pair, ", ".join(shapes))
         axis.set_title(title, fontsize=11)
         axis.set_ylabel(unit, fontsize=TEXT_PT)
@@ -172,11 +201,11 @@ def plot(csv_path, svg_path):
             continue
         if ticks:
             axis.set_xticks(ticks)
-            # a label for every tick but those too close to the one before (5000 beside 4096, of 8192)
+            # a label for every tick, a line lower where it is too close to the one before (5000 beside 4096)
             shown, last = [], None
             for tick in ticks:
                 keep = last is None or tick - last >= max(ticks) / 9
-                shown.append(str(tick) if keep else "")
+                shown.append(str(tick) if keep else "\n" + str(tick))   # too close: a line lower
                 last = tick if keep else last
             axis.set_xticklabels(shown, fontsize=TEXT_PT)
             axis.set_xlim(0, max(ticks) * 1.04)

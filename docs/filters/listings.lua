@@ -63,8 +63,10 @@ function CodeBlock(block)
     block.attributes["summary"] = nil
     block.classes = block.classes:filter(function (c) return c ~= "details" end)
     local open = '<details class="listing"' .. data .. '>\n<summary>' .. inline_html(summary)
-    if label then
-      open = open .. ' <span class="cu-lines">' .. escape_html(label) .. '</span>'
+    if label then   -- each half kept whole: a phone wraps the label at its arrow, never inside a range
+      local source, tangled = label:match("^(.-) → (.*)$")
+      open = open .. ' <span class="cu-lines"><span class="nw">' .. escape_html(source) .. '</span> → <span class="nw">'
+        .. escape_html(tangled) .. '</span></span>'
     end
     open = open .. '</summary>'
     return {pandoc.RawBlock("html", open), block, pandoc.RawBlock("html", "</details>")}

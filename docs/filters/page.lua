@@ -54,6 +54,7 @@ local function whole_words_html(text)
   local words = {}
   for word in text:gmatch("%S+") do
     local dashes, rest = word:match("^(%-+%w+)(.*)$")
+    if dashes and #rest <= 2 then dashes, rest = word, "" end   -- --beta=X stays whole: "=X" alone says nothing
     rest = rest and escape_html(rest):gsub("^=", "<wbr>=")   -- --iterations, then =N where the column is narrow
     words[#words + 1] = dashes and ('<span class="word">' .. escape_html(dashes) .. "</span>" .. rest)
                         or escape_html(word)
