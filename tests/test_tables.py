@@ -151,6 +151,66 @@ class PageTables(unittest.TestCase):
         self.assertEqual(disagreements(found), [])
 
 
+def span(values, form="%.0f"):
+    """'644 to 652', or '968' where both ends print the same."""
+    low, high = form % min(values), form % max(values)
+    return low if low == high else "%s to %s" % (low, high)
+
+
+def prose_quotes(bench_csv, steps_csv):
+    """The sentences of the prose that quote ranges of the tables' numbers, as the records make them."""
+    found = bench.canonical(bench_csv, steps_csv)
+    rate = lambda t, tb, size, kernel: bench.value(bench.quantity(found, t, tb, size, kernel))
+    sixteen, eight = ("F16_IN_F32_OUT", "BF16_IN_F32_OUT", "F16_IN_OUT"), ("I8_IN_I32_OUT", "U8_IN_I32_OUT")
+    ceiling = lambda types, kernel: [rate(t, "", "", kernel) for t in types]
+    wmma = {"16": span(ceiling(sixteen, "peak")), "tf32": span(ceiling(["TF32_IN_F32_OUT"], "peak")),
+            "8": span(ceiling(eight, "peak")), "f64": "%.1f" % rate("F64_IN_OUT", "", "", "peak")}
+    hopper = {"16": span(ceiling(sixteen, "hopper-peak")), "tf32": span(ceiling(["TF32_IN_F32_OUT"], "hopper-peak")),
+              "8": span(ceiling(eight, "hopper-peak")), "f64": "%.1f" % rate("F64_IN_OUT", "", "", "hopper-peak")}
+    at = lambda types, kernel, over, size=8192, scale=100.0: [   # span() prints the ends as the tables do
+        scale * rate(t, tb, size, kernel) / rate(t, tb, size, over) for t in types for tb in "01"]
+    percent = lambda types, over: at(types, "fast", over)   # the dgemm table's "% of" columns
+    naive = [rate(t, tb, 4096, "fast") / rate(t, tb, 4096, "naive") for t in bench.TYPE_PAIRS for tb in "01"]
+    return [
+        "On the H100 it is %s TFLOP/s for the 16-bit types, two thirds of the datasheet's 989; %s for tf32, %s TOP/s "
+        "for the 8-bit types, %s for f64." % (wmma["16"], wmma["tf32"], wmma["8"], wmma["f64"]),
+        "On the H100 it is %s TFLOP/s for the 16-bit types, %s for tf32 and %s TOP/s for the 8-bit ones, against "
+        "%s, %s and %s for WMMA" % (hopper["16"], hopper["tf32"], hopper["8"], wmma["16"], wmma["tf32"], wmma["8"]),
+        "from registers instead: %s TFLOP/s, twice WMMA's %s" % (hopper["f64"], wmma["f64"]),
+        "At 8192³ the 16-bit types reach %s%% of cuBLAS, %s times `d_gemm`; tf32 %s%%; int8 with B transposed is "
+        "%.0f%% ahead, and with B as stored cuBLAS falls to %.0f TOP/s." % (
+            span(at(sixteen, "hopper", "cublas"), "%.1f"), span(at(sixteen, "hopper", "fast", scale=1.0), "%.2f"),
+            span(at(["TF32_IN_F32_OUT"], "hopper", "cublas")),
+            100.0 * rate("I8_IN_I32_OUT", "1", 8192, "hopper") / rate("I8_IN_I32_OUT", "1", 8192, "cublas") - 100.0,
+            rate("I8_IN_I32_OUT", "0", 8192, "cublas")),
+        "At 4096³ `d_gemm` is %.0f (f64) to %.0f (int8) times faster than the naive kernel. At 8192³ it reaches %s%% "
+        "of the f64 ceiling and %s%% of the fp16 ceiling with half accumulators, and beats cuBLAS by %.1f× on int8 "
+        "with B as stored. With `float` accumulators it reaches %s%% of the ceiling and %s%% of cuBLAS; tf32 %s%%, "
+        "int8 %s%%." % (
+            min(naive), max(naive), span(percent(["F64_IN_OUT"], "peak")), span(percent(["F16_IN_OUT"], "peak")),
+            rate("I8_IN_I32_OUT", "0", 8192, "fast") / rate("I8_IN_I32_OUT", "0", 8192, "cublas"),
+            span(percent(sixteen[:2], "peak")), span(percent(sixteen[:2], "cublas")),
+            span(percent(["TF32_IN_F32_OUT"], "peak")), span(percent(eight, "peak"))),
+    ]
+
+
+class ProseRanges(unittest.TestCase):
+    """The prose's ranges of table numbers (the ceilings, d_gemm_hopper and d_gemm against cuBLAS and the
+    ceiling) are computed from the records: a new run that moves one fails here until the prose says it."""
+
+    def test_each_range_is_the_tables(self):
+        text = re.sub(r"\s+", " ", "\n".join(read_page()))
+        for quote in prose_quotes(os.path.join(ROOT, "docs/bench/h100.csv"),
+                                  os.path.join(ROOT, "docs/bench/steps-h100.csv")):
+            self.assertTrue(quote in text, "the prose does not say, as the records do: %s" % quote)
+
+    def test_the_check_can_fail(self):
+        text = re.sub(r"\s+", " ", "\n".join(read_page())).replace("TFLOP/s for the 16-bit types, two thirds",
+                                                                  "TFLOP/s for the 16-bits types, two thirds")
+        quotes = prose_quotes(os.path.join(ROOT, "docs/bench/h100.csv"), os.path.join(ROOT, "docs/bench/steps-h100.csv"))
+        self.assertNotIn(quotes[0], text)
+
+
 class TheCheckCanFail(unittest.TestCase):
     def test_a_changed_cell_disagrees(self):
         lines = read_page()
