@@ -1911,7 +1911,7 @@ typedef struct {
     CUtensorMap a_map, b_map;     /* where the TMA finds the slabs of a_tiled and b_tiled */
 } Run;
 
-/* The Hopper kernel of the last part, [Past WMMA](#past-wmma-hoppers-warpgroup-mma), as the harness calls it. */
+/* The Hopper kernel of the last part ("Past WMMA"), as the harness calls it. */
 static bool hopper_prepares(int operand);   /* 0: A, 1: B */
 static Shape hopper_shape(int m, int n, int k, int step);
 static int hopper_kind(int kernel, int m, int n, int k, int sms);   /* the step, or the tile step 8 picks */
@@ -2750,8 +2750,8 @@ typedef struct {
     bool share_a;                    /* step 8's 128-row tiles: the cluster's blocks side by side share A's slabs */
     int cluster_m, cluster_n;        /* the cluster tile: its rows and columns of C */
     bool persistent;                 /* a grid of what fits at once, each cluster looping over tiles */
-    bool split;                      /* a short last round split along K ([The last round](#the-last-round)) */
-    bool fill;                       /* too few tiles to fill the GPU: all split ([Step 7](#filling-the-gpu)) */
+    bool split;                      /* a short last round split along K (step 6, "The last round") */
+    bool fill;                       /* too few tiles to fill the GPU: all split (step 7) */
     int fill_share;                  /* fill when tiles x fill_share <= clusters: 2, or 4 for the small tiles */
     bool memory_bound;               /* step 8's small tiles: a tile's time counts its bytes too */
     int threads;                     /* the consumers and one producer warpgroup */
@@ -2955,7 +2955,7 @@ __device__ static inline void hopper_position(int index, int rank, const Shape *
 }
 #line 4620 "gemm.md"
 /* A cluster's work, one piece at a time: slabs k_begin .. k_end - 1 of tile number `tile`. A piece is a whole
-   tile, except in step 6's launch for the last round ([The last round](#the-last-round)). */
+   tile, except in step 6's launch for the last round ("The last round"). */
 typedef struct {
     int tile, k_begin, k_end;
     int slot;   /* the last round's pieces: where the piece's sums go */
@@ -3204,7 +3204,7 @@ static const double HOPPER_RATED[] = {989, 989, 1979, 1979, 989, 494, 67};
 #define HOPPER_BANDWIDTH 3.35e12   /* bytes/s: the H100 SXM's HBM3 (datasheet); step 8's small tiles count it */
 #define HOPPER_BLOCK_PULL 90e9      /* bytes/s that one block reads when few run (measured on an H200) */
 
-#define HOPPER_FILL_SECONDS 100e-6   /* step 7: a shorter tile runs whole ([Step 7](#filling-the-gpu)) */
+#define HOPPER_FILL_SECONDS 100e-6   /* step 7: a shorter tile runs whole */
 #define HOPPER_SPLIT_SECONDS 15e-6   /* what a split adds: two launches and the slots' traffic (fitted on an H200) */
 
 __host__ __device__ static inline int split_parts(int clusters, int tiles, int k_tiles);   /* pieces per tile, below */

@@ -185,5 +185,26 @@ class Budgets(unittest.TestCase):
                                          100 * MAX_CONDITIONAL_SHARE))
 
 
+class NoMarkdownInCode(unittest.TestCase):
+    """A comment in the code names a section in words: out/gemm.cu and the page's listings show a Markdown
+    link as raw text (issue 41's cold read: "([The last round](#the-last-round))" inside a comment)."""
+
+    def links(self, text):
+        out, fence = [], False
+        for number, line in enumerate(text.split("\n"), 1):
+            if line.startswith("```"):
+                fence = not fence
+            elif fence and re.search(r"\]\(#[\w-]+\)", line):
+                out.append("gemm.md:%d: %s" % (number, line.strip()))
+        return out
+
+    def test_no_link_in_a_code_block(self):
+        with open(os.path.join(ROOT, "gemm.md"), encoding="utf-8") as handle:
+            self.assertEqual(self.links(handle.read()), [])
+
+    def test_the_check_can_fail(self):
+        self.assertEqual(len(self.links("```cuda\nint x;   /* see [Step 7](#filling-the-gpu) */\n```\n[a](#b)")), 1)
+
+
 if __name__ == "__main__":
     unittest.main()
