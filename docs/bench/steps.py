@@ -336,8 +336,8 @@ def plot(csv_path, svg_path, size=TABLE_SIZE):
                            "driver %s" % first.get("driver") if first.get("driver") else "",
                            (first.get("date") or "")[:10]) if d]
     gpu = (first.get("gpu") or "an unknown GPU").replace("_", " ")
-    axis.set_title("What each step of d_gemm bought on %s%s" % (gpu, " (%s)" % ", ".join(details) if details else ""),
-                   fontsize=11)
+    axis.set_title("What each step of d_gemm bought\non %s%s" % (gpu, " (%s)" % ", ".join(details) if details else ""),
+                   fontsize=11)   # two lines: one was wider than the axes, off-centre and at the figure's edge
     axis.plot([], [], linestyle="none", marker="*", markersize=11, color="black", label="cuBLAS (same run as step 7)")
     axis.plot([], [], linestyle="none", marker="o", markersize=5, color="black", markerfacecolor="white",
               label="not verified (--verify=off)")

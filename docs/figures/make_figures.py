@@ -330,7 +330,7 @@ def tiling():
     box(svg, fx, fy, fw, fh, PINK, 0.5, 2.2)
     svg.text(p3x + p3w / 2, p3y + p3h + 20, "WARP_TILE_N = %d" % warp_n, class_="small muted",
              text_anchor="middle")
-    svg.text(p3x - 10, p3y + p3h / 2, "WARP_TILE_M = %d" % warp_m, class_="small muted",
+    svg.text(p3x - 10, p3y + p3h / 2, "WARP_TILE_M = %d" % warp_m, class_="small muted halo",   # over a lead line
              text_anchor="middle", transform="rotate(-90 %s %s)" % (fmt(p3x - 10), fmt(p3y + p3h / 2)))
     # -- panel 4: one fragment
     p4s = 112

@@ -44,8 +44,9 @@ local break_names = {
 -- On a phone a table's code may wrap (docs/style.css), and a browser breaks
 -- after any hyphen: --shapes=FILE came out as "--" over "shapes=FILE". An
 -- option's leading dashes and the name after them are one no-wrap span, so it
--- may break at a space, before its "=" or inside a name (--shared- over
--- limit=BYTES), never after its dashes; the text is unchanged.
+-- may break at a space or before an "=" that lists values (--kernel=fast|...),
+-- never after its dashes, inside its name (--shared-limit) or before a
+-- placeholder (--kernel=NAME, --beta=X); the text is unchanged.
 local function escape_html(text)
   return (text:gsub("&", "&amp;"):gsub("<", "&lt;"):gsub(">", "&gt;"))
 end
@@ -53,8 +54,10 @@ end
 local function whole_words_html(text)
   local words = {}
   for word in text:gmatch("%S+") do
-    local dashes, rest = word:match("^(%-+%w+)(.*)$")
-    if dashes and #rest <= 2 then dashes, rest = word, "" end   -- --beta=X stays whole: "=X" alone says nothing
+    local dashes, rest = word:match("^(%-+[%w%-]*%w)(.*)$")   -- --shared-limit: one name
+    if dashes and (#rest <= 2 or rest:match("^=[%u_]+$")) then   -- --beta=X, --kernel=NAME: a placeholder
+      dashes, rest = word, ""                                     -- stays with its option
+    end
     rest = rest and escape_html(rest):gsub("^=", "<wbr>=")   -- --iterations, then =N where the column is narrow
     words[#words + 1] = dashes and ('<span class="word">' .. escape_html(dashes) .. "</span>" .. rest)
                         or escape_html(word)
