@@ -112,10 +112,14 @@ def ceilings(*row_lists):
     best = {}
     for rows in row_lists:
         for row in rows:
-            for kernel, text in (("peak", row["rate"] if row["kernel"] == "peak" else None),
-                                 ("hopper-peak", row["rate"] if row["kernel"] == "hopper-peak" else
-                                  row.get("hopper_peak") if row["kernel"] == "peak" else None)):
-                if to_float(text) and to_float(text) > best.get((row["type"], kernel), 0.0):
+            if row["kernel"] == "peak":   # a steps CSV's --peak row holds the wgmma ceiling too
+                measured = (("peak", row["rate"]), ("hopper-peak", row.get("hopper_peak")))
+            elif row["kernel"] == "hopper-peak":
+                measured = (("hopper-peak", row["rate"]),)
+            else:
+                continue
+            for kernel, text in measured:
+                if (to_float(text) or 0.0) > best.get((row["type"], kernel), 0.0):
                     best[(row["type"], kernel)] = to_float(text)
     return best
 
@@ -227,10 +231,9 @@ def tiers_table(path, steps_path=None):
     """The page's table of tile tiers ("Tile sizes per GPU"): the full tile's canonical rate at 8192^3, B as
     stored / transposed, and each smaller budget as a share of the full tile timed in the same bench run."""
     found = canonical(path, steps_path)
-    variants = {(r["type"], r["transpose_b"], r["variant"]): r for r in read_rows(path)
-                if r["kernel"] == "fast" and r["m"] == str(DGEMM_SIZE) and r.get("variant")}
-    bench_full = {(r["type"], r["transpose_b"]): r for r in read_rows(path)
-                  if r["kernel"] == "fast" and r["m"] == str(DGEMM_SIZE) and not r.get("variant")}
+    fast = [r for r in read_rows(path) if r["kernel"] == "fast" and r["m"] == str(DGEMM_SIZE)]
+    variants = {(r["type"], r["transpose_b"], r["variant"]): r for r in fast if r.get("variant")}
+    bench_full = {(r["type"], r["transpose_b"]): r for r in fast if not r.get("variant")}
     lines = ["| type pair | H100 | %s |" % " | ".join(name for name, _ in TIER_COLUMNS),
              "|---|---|" + "---|" * len(TIER_COLUMNS)]
     for label, type_pair in TIER_ROWS:

@@ -43,7 +43,6 @@ Usage: python3 docs/bench/steps.py [--types T,T] [--sizes 8192,4096] [--budget 5
 import argparse
 import concurrent.futures
 import csv
-import io
 import os
 import re
 import shlex
@@ -146,11 +145,7 @@ def read_kv(stdout):
 
 
 # ------------------------------------------------------------------ the CSV, read back
-def read_csv(path):
-    """The rows of a steps CSV; lines that start with '#' are comments."""
-    with open(path, newline="", encoding="utf-8") as handle:
-        text = "".join(line for line in handle if not line.startswith("#"))
-    return list(csv.DictReader(io.StringIO(text)))
+read_csv = bench.read_rows   # the rows of a steps CSV; lines that start with '#' are comments
 
 
 def config_label(type_pair, transpose_b, with_layout=True):
