@@ -891,6 +891,29 @@ def test_no_backslash_before_a_pipe_on_the_page(build):
     assert "\\|" not in text, "the page shows \\| at: %r" % text[text.index("\\|") - 40:text.index("\\|") + 20]
 
 
+@pytest.mark.parametrize("width,height", VIEWS, ids=["375px", "1280px"])
+def test_prose_code_never_breaks_after_a_hyphen(browser, width, height):
+    """In a paragraph, code of up to 20 characters stays on one line, and in longer code each part that holds a
+    hyphen does (page.lua, style.css). Issue 41, a Chromium check: "--" over "peak" and "u =" over "k_tile /
+    stages" at 375 px, "steps-" over "h100.csv" at 1280 px. A part is whole when its text has one line box."""
+    browser, _, _ = browser
+    browser.view(width, height)
+    found = browser.run("""
+        const lines = element => {
+          const range = document.createRange();
+          range.selectNodeContents(element);
+          return new Set(Array.from(range.getClientRects()).filter(r => r.width > 0).map(r => Math.round(r.top))).size;
+        };
+        const whole = Array.from(document.querySelectorAll('p code.whole, p code .word'));
+        const hyphened = Array.from(document.querySelectorAll('p code')).filter(c =>
+          c.textContent.includes('-') && !c.classList.contains('whole') && !c.querySelector('.word'));
+        return [whole.length, whole.filter(e => lines(e) > 1).map(e => e.textContent).slice(0, 8),
+                hyphened.map(c => c.textContent).slice(0, 8)];""")
+    assert found[0] >= 300, "too few prose code elements marked whole: %d" % found[0]
+    assert found[1] == [], "prose code broken across lines at %d px: %r" % (width, found[1])
+    assert found[2] == [], "prose code with a hyphen that page.lua left breakable: %r" % found[2]
+
+
 def test_a_product_of_numbers_never_breaks_around_its_times_sign(build):
     """"128 × 16" and "459.6 / 458.3" are units: page.lua makes the spaces around a × or / between numbers no-break
     spaces (issue 41: at 1280 px the page broke "128 ×" from "16", at 375 px a table "459.6 /" from "458.3")."""

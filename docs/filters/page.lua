@@ -153,13 +153,40 @@ local function figure_markup(image, caption, figure_id)
   }
 end
 
+-- In prose a browser breaks code after any hyphen and at spaces: --peak came
+-- out as "--" over "peak", steps-h100.csv as "steps-" over "h100.csv", and
+-- u = k_tile / stages as "u =" over the rest. Short code (20 characters at
+-- most) stays whole; in longer code each part between spaces and slashes that
+-- holds a hyphen does. The text is unchanged, so a copied command still works.
+local SHORT_CODE = 20
+
+local function prose_code_html(text)
+  if #text <= SHORT_CODE then
+    return '<code class="whole">' .. escape_html(text) .. "</code>"
+  end
+  local html = escape_html(text):gsub("[^%s/]+", function(part)
+    if part:find("%-") then return '<span class="word">' .. part .. "</span>" end
+  end)
+  return "<code>" .. html .. "</code>"
+end
+
+local prose_code = {
+  Code = function(code)
+    if code.identifier == "" and #code.classes == 0 and not code.text:find("[\t\n]") then
+      return pandoc.RawInline("html", prose_code_html(code.text))
+    end
+  end
+}
+
 -- pandoc 2.17 marks an implicit figure as a paragraph holding one image
 -- whose title starts with "fig:".
 function Para(para)
   if only_display_math(para) then
     return pandoc.Div({pandoc.Plain(para.content)}, pandoc.Attr("", {"math-display"}))
   end
-  if #para.content ~= 1 or para.content[1].t ~= "Image" then return nil end
+  if #para.content ~= 1 or para.content[1].t ~= "Image" then
+    return pandoc.walk_block(para, prose_code)
+  end
   local image = para.content[1]
   if image.title:sub(1, 4) ~= "fig:" then return nil end
   return figure_markup(image, image.caption, image.identifier)
