@@ -914,6 +914,43 @@ def test_prose_code_never_breaks_after_a_hyphen(browser, width, height):
     assert found[2] == [], "prose code with a hyphen that page.lua left breakable: %r" % found[2]
 
 
+PHONE_SHOWS = 343 / 864   # of a figure: a phone's column over the width the page draws figures at there (style.css)
+
+
+def legend_ends(svg_text):
+    """Where each line of a matplotlib legend ends, as a share of the figure's width (text as 0.6 em a letter)."""
+    width = float(re.search(r'<svg[^>]*\bwidth="([\d.]+)pt"', svg_text).group(1))
+    start = svg_text.index('<g id="legend_1">')
+    indent = svg_text[svg_text.rindex("\n", 0, start) + 1:start]
+    legend = svg_text[start:svg_text.index("\n" + indent + "</g>", start)]   # the group, to its own closing tag
+    ends = []
+    for size, x, text in re.findall(r'<text style="font-size: ([\d.]+)px[^"]*" x="([\d.]+)"[^>]*>([^<]*)', legend):
+        ends.append((text.strip(), (float(x) + 0.6 * float(size) * len(text.strip())) / width))
+    return ends
+
+
+def test_a_plots_legend_is_in_view_on_a_phone():
+    """A phone draws a figure 864 px wide in a 343 px box that scrolls sideways (style.css): the plots' legends sit
+    at the left, so that they show before the figure is scrolled (issue 41, a Chromium check: the Results plot's
+    legend at 522-821 px and the steps plot's at 614-843 px were both out of view)."""
+    plots = sorted(set(re.findall(r"\]\((docs/bench/[\w.-]+\.svg)\)", (ROOT / "gemm.md").read_text(encoding="utf-8"))))
+    assert len(plots) >= 2, "no plots on the page: %r" % plots
+    for plot in plots:
+        ends = legend_ends((ROOT / plot).read_text(encoding="utf-8"))
+        assert len(ends) >= 5, "%s: no legend found" % plot
+        out = [(text, round(end * 864)) for text, end in ends if end > PHONE_SHOWS]
+        assert out == [], "%s: legend lines ending past a phone's 343 px (px): %r" % (plot, out)
+
+
+def test_legend_ends_sees_a_legend_out_of_view():
+    """The check above can fail: the Results plot as it was before its legend moved."""
+    old = subprocess.run(["git", "show", "867bbfa:docs/bench/h100.svg"], cwd=str(ROOT), stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, universal_newlines=True)
+    if old.returncode != 0:
+        pytest.skip("no git history here")
+    assert max(end for _, end in legend_ends(old.stdout)) > PHONE_SHOWS
+
+
 def test_a_product_of_numbers_never_breaks_around_its_times_sign(build):
     """"128 × 16" and "459.6 / 458.3" are units: page.lua makes the spaces around a × or / between numbers no-break
     spaces (issue 41: at 1280 px the page broke "128 ×" from "16", at 375 px a table "459.6 /" from "458.3")."""

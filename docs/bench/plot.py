@@ -8,7 +8,8 @@ Hollow markers are runs that were not verified.  The title names the GPU,
 the CUDA version and the date of the measurement.
 
 Drawn for the page's column: 648 pt = 864 CSS px wide, two panels a row and
-the legend in a panel of its own, text at least 9.5 pt (12.7 px on a desktop,
+the legend in a panel of its own at the left of the last row (a phone shows a
+figure's left 343 px before it is scrolled), text at least 9.5 pt (12.7 px on a desktop,
 10.3 px on a phone, where the page shows figures 44rem wide).  themed() gives
 the SVG a dark variant: its colours become CSS variables that a
 prefers-color-scheme rule inside the SVG changes, as the page's own colours do
@@ -134,9 +135,12 @@ def plot(csv_path, svg_path):
         if row.get("type") and row["type"] not in present:
             present.append(row["type"])
     types = [t for t in TYPE_PAIRS if t in present] + [t for t in present if t not in TYPE_PAIRS]
-    # two panels a row; the legend takes the first free panel (or a row of its own)
+    # two panels a row; the legend takes the first panel of the last row, at the left, where a phone shows it
+    # before the figure is scrolled sideways (the page shows figures at their width, in a box that scrolls)
     columns = min(2, len(types))
     lines_of_panels = math.ceil((len(types) + 1) / columns)
+    legend_cell = (lines_of_panels - 1) * columns
+    type_cells = [cell for cell in range(lines_of_panels * columns) if cell != legend_cell][:len(types)]
     figure, axes = plt.subplots(lines_of_panels, columns,
                                 figsize=(WIDTH_IN, 2.75 * lines_of_panels + 0.45), squeeze=False)
     sizes_all = set()
@@ -144,7 +148,7 @@ def plot(csv_path, svg_path):
     x_end = max([int(r["m"]) for r in rows if r.get("m", "").isdigit()] or [1]) * 1.04   # the x axis's right end
     markers = ("o", "s", "^")
     for index, type_pair in enumerate(types):
-        axis = axes[index // columns][index % columns]
+        axis = axes[type_cells[index] // columns][type_cells[index] % columns]
         mine = [r for r in rows if r.get("type") == type_pair]
         drawn = []   # every line's points, for the ceiling's label to keep clear of
         shapes = sorted(set(r.get("mnk", "") for r in mine if r.get("kernel") != "peak"))
@@ -196,7 +200,7 @@ def plot(csv_path, svg_path):
     ticks = sorted(sizes_all)
     for index in range(lines_of_panels * columns):
         axis = axes[index // columns][index % columns]
-        if index >= len(types):
+        if index not in type_cells:
             axis.axis("off")
             continue
         if ticks:
@@ -209,7 +213,7 @@ def plot(csv_path, svg_path):
                 last = tick if keep else last
             axis.set_xticklabels(shown, fontsize=TEXT_PT)
             axis.set_xlim(0, max(ticks) * 1.04)
-        if index + columns >= len(types):
+        if index + columns not in type_cells:   # no panel below this one
             axis.set_xlabel("M = N = K", fontsize=TEXT_PT)
 
     first = rows[0]
@@ -228,7 +232,7 @@ def plot(csv_path, svg_path):
                     fontsize=11)
     handles = [Line2D([], [], color=colour, marker="o", markersize=4, label=label)
                for label, colour in (KERNEL_STYLE[k] for k in ("fast", "cublas", "naive"))]
-    handles += [Line2D([], [], color="#555555", linestyle=":", label="WMMA ceiling (mma_sync from registers)"),
+    handles += [Line2D([], [], color="#555555", linestyle=":", label="WMMA ceiling (--peak)"),
                 Line2D([], [], color="black", linestyle="-", label="TRANSPOSE_B=0"),
                 Line2D([], [], color="black", linestyle="--", label="TRANSPOSE_B=1"),
                 Line2D([], [], color="black", marker="o", linestyle="none", markerfacecolor="white",
@@ -236,8 +240,8 @@ def plot(csv_path, svg_path):
     for position, shape in enumerate(sorted(multi_shape)):
         handles.append(Line2D([], [], color="black", marker=markers[position % 3], linestyle="none",
                               label="shape %s" % shape))
-    legend_axis = axes[len(types) // columns][len(types) % columns]
-    legend_axis.legend(handles=handles, loc="center", fontsize=TEXT_PT, frameon=False)
+    legend_axis = axes[legend_cell // columns][legend_cell % columns]
+    legend_axis.legend(handles=handles, loc="center left", borderaxespad=0, fontsize=TEXT_PT, frameon=False)
     height = figure.get_figheight()
     figure.tight_layout(rect=(0, 0, 1, 1 - 0.4 / height))
     save_themed(figure, svg_path)

@@ -299,7 +299,7 @@ def plot(csv_path, svg_path, size=TABLE_SIZE):
     if not lines:
         raise ValueError("no rows at %d x %d x %d" % (size, size, size))
     from plot import TEXT_PT, WIDTH_IN, save_themed   # the page's column width, its smallest text, dark variant
-    figure, axis = plt.subplots(figsize=(WIDTH_IN, 5.6))
+    figure, axis = plt.subplots(figsize=(WIDTH_IN, 7.4))
     multi_layout = len(set(t for t, _, _, _, _ in lines)) < len(lines)
     for index, (type_pair, tb, points, cublas, _) in enumerate(lines):
         colour = "C%d" % (index % 10)
@@ -336,7 +336,8 @@ def plot(csv_path, svg_path, size=TABLE_SIZE):
     axis.plot([], [], linestyle="none", marker="*", markersize=11, color="black", label="cuBLAS (same run as step 7)")
     axis.plot([], [], linestyle="none", marker="o", markersize=5, color="black", markerfacecolor="white",
               label="not verified (--verify=off)")
-    axis.legend(fontsize=TEXT_PT, loc="lower right", frameon=True)
+    # under the axes at the left, where a phone shows it before the figure is scrolled sideways, and off the lines
+    axis.legend(fontsize=TEXT_PT, loc="upper left", bbox_to_anchor=(-0.08, -0.13), borderaxespad=0, frameon=False)
     figure.tight_layout()
     save_themed(figure, svg_path)
     plt.close(figure)
