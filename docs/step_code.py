@@ -641,6 +641,29 @@ def substitute_locals(text, env, names):
     return text
 
 
+CONSTANTS = re.compile(r"(?m)^([ \t]*)constexpr int ([^;]*);[^\n]*\n")
+
+
+def drop_checks_and_unused(text):
+    """What the compiled step keeps of a function: no static_assert (a check passed leaves no code), and no
+    constant it never reads (step 1's `prefetch`, which only the pipeline uses)."""
+    while True:
+        check = re.search(r"(?m)^[ \t]*static_assert(?=\()", text)
+        if not check:
+            break
+        end = matching(text, check.end(), "(", ")")
+        text = text[:check.start()] + text[text.index("\n", end) + 1:]
+
+    def keep_used(match):
+        declarators = [d.strip() for d in match.group(2).split(",")]
+        rest = text[match.end():]
+        used = [d for d in declarators if re.search(r"(?<![\w.>])%s\b" % re.escape(d.split("=")[0].strip()), rest)]
+        if len(used) == len(declarators):
+            return match.group(0)
+        return "%sconstexpr int %s;\n" % (match.group(1), ", ".join(used)) if used else ""
+    return CONSTANTS.sub(keep_used, text)
+
+
 def fold(lines, env):
     """The lines of one function with everything `env` decides folded away."""
     env = dict(env, true=True, false=False)
@@ -659,6 +682,7 @@ def fold(lines, env):
     text = re.sub(r"\btrue && |(?<=[\w)\]]) && true\b", "", text)             # `true && x` is x
     text = re.sub(r"(?<![\w\]])(?<!if )(?<!while )\((\w+(?:(?:\.|->)\w+)+)\)", r"\1", text)   # `(tile.b.elems)`
     text = re.sub(r"\n{3,}", "\n\n", text)
+    text = drop_checks_and_unused(text)
     lines = text.rstrip("\n").split("\n")
     for i, line in enumerate(lines):   # a branch kept that returns: the rest of the function is dead
         if line == "    return;" and lines[-1] == "}":

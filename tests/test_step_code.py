@@ -112,7 +112,8 @@ class StepSections(unittest.TestCase):
     def test_no_later_mechanism_in_step_1(self):
         _, _, code = self.views[("d_gemm", 1)]
         body = code.split("{", 1)[1]   # past the signature, which names the tensor maps
-        for later in ("barrier_", "cluster_sync", "cluster_rank", "request_slab", "load_stage_tensor", "a_map"):
+        for later in ("barrier_", "cluster_sync", "cluster_rank", "request_slab", "load_stage_tensor", "a_map",
+                      "prefetch", "static_assert"):
             self.assertNotIn(later, body, "step 1's code shows %s, a mechanism of a later step" % later)
         self.assertIn("__syncthreads();", code)
 
@@ -245,6 +246,17 @@ class Folding(unittest.TestCase):
         self.assertIs(step_code.evaluate("a || b", {"a": True}), True)
         self.assertIsNone(step_code.evaluate("a && b", {"a": True}))
         self.assertEqual(step_code.evaluate("s >= 3 ? 2 : 1", {"s": 4}), 2)
+
+    def test_checks_and_unread_constants_leave_the_view(self):
+        """A static_assert (a message with a semicolon included) compiles to nothing; a constant no later line
+        reads is dropped, one that is read stays (issue 41: step 1 showed the pipeline's `prefetch`)."""
+        text = ("    constexpr int cluster = 1, prefetch = tile.in_flight;   /* x */\n"
+                "    static_assert(prefetch >= 1 && (prefetch < 4),\n"
+                "                  \"one stage; or more\");\n"
+                "    use(cluster);\n")
+        self.assertEqual(step_code.drop_checks_and_unused(text), "    constexpr int cluster = 1;\n    use(cluster);\n")
+        self.assertEqual(step_code.drop_checks_and_unused("    constexpr int a = 1;\n    f(a);\n"),
+                         "    constexpr int a = 1;\n    f(a);\n")
 
     def test_a_definition_is_found_past_its_prototype_and_its_uses(self):
         lines = ["constexpr Geo geo(int index, int step = 7);   /* defined below */",
