@@ -942,6 +942,31 @@ def test_a_plots_legend_is_in_view_on_a_phone():
         assert out == [], "%s: legend lines ending past a phone's 343 px (px): %r" % (plot, out)
 
 
+# Diagrams whose key is a list of swatches and lines of text; a phone draws a diagram at its own size (style.css).
+KEYED_DIAGRAMS = {"naive.svg": "one warp's fragment of C:", "padding.svg": "original data, copied row by row"}
+
+
+def key_ends(svg_text, first_line):
+    """The right end, in px, of each line of the key that starts with `first_line` and of the swatches and text
+    below it (text as 0.6 em a letter; .small is 13.5 px)."""
+    start = svg_text.index(first_line)
+    start = svg_text.rindex("<text", 0, start)
+    ends = []
+    for x, line in re.findall(r'<tspan x="([\d.]+)"[^>]*>([^<]*)</tspan>', svg_text[start:]):
+        ends.append((line, float(x) + 0.6 * 13.5 * len(line)))
+    return ends
+
+
+def test_a_diagrams_key_is_in_view_on_a_phone():
+    """The naive kernel's and the padding diagram's keys sit under the drawing at the left, within a phone's
+    343 px (issue 41, a Chromium check: 10 of the naive diagram's 12 labels, its key among them, began past it)."""
+    for name, first_line in KEYED_DIAGRAMS.items():
+        ends = key_ends((ROOT / "docs" / "figures" / name).read_text(encoding="utf-8"), first_line)
+        assert len(ends) >= 6, "%s: no key found" % name
+        out = [(line, round(end)) for line, end in ends if end > 343]
+        assert out == [], "%s: key lines ending past a phone's 343 px: %r" % (name, out)
+
+
 def test_legend_ends_sees_a_legend_out_of_view():
     """The check above can fail: the Results plot as it was before its legend moved."""
     old = subprocess.run(["git", "show", "867bbfa:docs/bench/h100.svg"], cwd=str(ROOT), stdout=subprocess.PIPE,

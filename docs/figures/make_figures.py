@@ -180,7 +180,7 @@ def naive():
     u = 32                                       # pixels per fragment
     warp_tile = (2, 5)                           # the fragment of C one warp computes (row, column)
     block_first = 2 * tiles_n + 4                # the block's first tile: tiles 20 .. 23, the warps 0 .. 3
-    svg = Svg(850, 500,
+    svg = Svg(560, 810,
               "The naive kernel: one warp per fragment of C",
               "C is cut into %d × %d tiles of FRAG_M × FRAG_N = 16 × 16. A block of %d warps takes %d consecutive "
               "tiles of one row; warp w of block b takes tile b × %d + w, in row tile / tiles_n and column tile %% "
@@ -219,8 +219,8 @@ def naive():
     svg.text(ax + tiles_k * u / 2, cy + tiles_m * u + 22, "A (M × K)", class_="bold", text_anchor="middle")
     svg.text(cx + tiles_n * u / 2, by - 12, "B (K × N)", class_="bold", text_anchor="middle")
     svg.text(cx + tiles_n * u / 2, cy + tiles_m * u + 22, "C (M × N)", class_="bold", text_anchor="middle")
-    # legend
-    lx, ly = cx + tiles_n * u + 40, 60
+    # legend, under the drawing at the left: a phone shows it before the figure is scrolled sideways
+    lx, ly = ax, cy + tiles_m * u + 56
     box(svg, lx, ly, 26, 18, BLUE, 0.55, 2.4)
     svg.text(lx + 38, ly + 14, ["one warp's fragment of C:", "row0 = tile / tiles_n × FRAG_M,", "col0 = tile % tiles_n × FRAG_N"],
              class_="small")
@@ -366,7 +366,7 @@ def padding():
 
     Mp, Np, Kp = up(M, BM), up(N, BN * CLUSTER), up(K, BK)
     s = 0.25                                    # pixels per element
-    svg = Svg(880, 470,
+    svg = Svg(580, 762,
               "Padding a %d × %d × %d problem to whole tiles" % (M, N, K),
               "A (M×K = %d×%d), B (K×N = %d×%d) and C (M×N = %d×%d) drawn to scale in the "
               "usual GEMM arrangement, padded as an H100 build pads them: M to a multiple of BLOCK_M = %d "
@@ -415,8 +415,8 @@ def padding():
     svg.text(cx + Np * s, bottom + 36, "+%d zero columns → %d" % (Np - N, Np), class_="tiny muted",
              text_anchor="end")
     svg.text(ax + Kp * s / 2, cy - 8, "K: %d → %d" % (K, Kp), class_="tiny muted", text_anchor="middle")
-    # legend
-    lx, ly = 580, 60
+    # legend, under the drawing at the left: a phone shows it before the figure is scrolled sideways
+    lx, ly = ax, 470
     box(svg, lx, ly, 26, 18, BLUE, 0.2, 1.6)
     svg.text(lx + 38, ly + 14, ["original data, copied row by row", "into the padded buffer"], class_="small")
     svg.rect(lx, ly + 54, 26, 18, fill="url(#hatch)", stroke=GREY, stroke_width=1.2, stroke_dasharray="5 3")
