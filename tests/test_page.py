@@ -943,17 +943,21 @@ def test_a_plots_legend_is_in_view_on_a_phone():
 
 
 # Diagrams whose key is a list of swatches and lines of text; a phone draws a diagram at its own size (style.css).
-KEYED_DIAGRAMS = {"naive.svg": "one warp's fragment of C:", "padding.svg": "original data, copied row by row"}
+KEYED_DIAGRAMS = {"naive.svg": "one warp's fragment of C:", "padding.svg": "original data, copied row by row",
+                  "pipeline.svg": "a copy to shared memory, in flight", "cluster.svg": "each half of A leaves L2",
+                  "warpgroups.svg": "full[s]: all the stage's bytes", "accumulator.svg": "lane l: rows l / 4"}
 
 
 def key_ends(svg_text, first_line):
-    """The right end, in px, of each line of the key that starts with `first_line` and of the swatches and text
-    below it (text as 0.6 em a letter; .small is 13.5 px)."""
-    start = svg_text.index(first_line)
-    start = svg_text.rindex("<text", 0, start)
+    """The right end, in px, of each line of text from the key's first line to the end of the drawing (text as
+    0.55 em a letter, more than DejaVu Sans's 0.50 on these lines; .small is 13.5 px): the keys come last."""
+    start = svg_text.rindex("<text", 0, svg_text.index(first_line))
     ends = []
-    for x, line in re.findall(r'<tspan x="([\d.]+)"[^>]*>([^<]*)</tspan>', svg_text[start:]):
-        ends.append((line, float(x) + 0.6 * 13.5 * len(line)))
+    for attributes, body in re.findall(r"<text([^>]*)>(.*?)</text>", svg_text[start:], re.S):
+        spans = re.findall(r'<tspan x="([\d.]+)"[^>]*>([^<]*)</tspan>', body)
+        if not spans:
+            spans = [(re.search(r'\bx="([\d.]+)"', attributes).group(1), body)]
+        ends.extend((line, float(x) + 0.55 * 13.5 * len(html.unescape(line))) for x, line in spans)
     return ends
 
 
@@ -962,7 +966,7 @@ def test_a_diagrams_key_is_in_view_on_a_phone():
     343 px (issue 41, a Chromium check: 10 of the naive diagram's 12 labels, its key among them, began past it)."""
     for name, first_line in KEYED_DIAGRAMS.items():
         ends = key_ends((ROOT / "docs" / "figures" / name).read_text(encoding="utf-8"), first_line)
-        assert len(ends) >= 6, "%s: no key found" % name
+        assert len(ends) >= 2, "%s: no key found" % name
         out = [(line, round(end)) for line, end in ends if end > 343]
         assert out == [], "%s: key lines ending past a phone's 343 px: %r" % (name, out)
 

@@ -523,7 +523,7 @@ def pipeline():
         items = [str(item) for item in items]
         return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
-    svg = Svg(width, bottom + 190,
+    svg = Svg(width, bottom + 220,
               "The copy pipeline with %d stages" % stages,
               "Time runs left to right in steps of the k loop. Each row is one of the %d "
               "shared-memory stages; slab j lives in stage j mod %d. Before the loop, the copies "
@@ -591,17 +591,18 @@ def pipeline():
               "and the buffer of slab %s waits for the slowest warp"
               % listing(range(highlight - slack, highlight))],
              class_="small", text_anchor="middle")
-    # legend
-    ly = note_y + 70
-    svg.rect(left, ly, 30, 18, rx=4, fill="url(#hatch)", stroke=ORANGE, stroke_width=1.6)
-    svg.rect(left, ly, 30, 18, rx=4, fill=ORANGE, fill_opacity=0.16)
-    svg.text(left + 40, ly + 14, "copy, global → shared memory, in flight", class_="small")
-    svg.rect(left + 420, ly, 30, 18, rx=4, fill=BLUE, fill_opacity=0.55, stroke=BLUE, stroke_width=1.6)
-    svg.text(left + 460, ly + 14, "the warps' mma_sync calls on the slab", class_="small")
+    # legend, one entry a line at the left edge: a phone shows its first 343 px before it is scrolled sideways
+    lx, ly = 20, note_y + 70
+    svg.rect(lx, ly, 30, 18, rx=4, fill="url(#hatch)", stroke=ORANGE, stroke_width=1.6)
+    svg.rect(lx, ly, 30, 18, rx=4, fill=ORANGE, fill_opacity=0.16)
+    svg.text(lx + 40, ly + 14, "a copy to shared memory, in flight", class_="small")
     ly += 30
-    svg.rect(left, ly, 30, 18, rx=4, fill=GREY, fill_opacity=0.12, stroke=GREY, stroke_width=1.2,
+    svg.rect(lx, ly, 30, 18, rx=4, fill=BLUE, fill_opacity=0.55, stroke=BLUE, stroke_width=1.6)
+    svg.text(lx + 40, ly + 14, "the warps' mma_sync calls", class_="small")
+    ly += 30
+    svg.rect(lx, ly, 30, 18, rx=4, fill=GREY, fill_opacity=0.12, stroke=GREY, stroke_width=1.2,
              stroke_dasharray="4 3")
-    svg.text(left + 40, ly + 14, "buffer may still be read by the slowest warp", class_="small")
+    svg.text(lx + 40, ly + 14, "a buffer slow warps may still read", class_="small")
     return svg
 
 # ---------------------------------------------------------------------------
@@ -612,7 +613,7 @@ def cluster():
     half = BLOCK_M // CLUSTER
     a_kb = BLOCK_M * (BLOCK_K + 8) * 2 // 1024    # fp16 bytes of one slab of A, rows read with their padding, in KiB
     b_kb = BLOCK_K * (BLOCK_N + 8) * 2 // 1024
-    svg = Svg(980, 505,
+    svg = Svg(980, 580,
               "A cluster of two blocks sharing the slabs of A",
               "On sm_90 two blocks that compute neighbouring tiles of one row of C form a cluster. "
               "For each slab, block 0 copies rows 0 to %d of A's %d x %d slab and block 1 rows %d to %d, "
@@ -676,10 +677,11 @@ def cluster():
         svg.arrow(src_a, top + a_h / 4, edge_a, buf_top + buf_a_h / 4, width=1.8)
         svg.arrow(src_a, top + 3 * a_h / 4, edge_a, buf_top + 3 * buf_a_h / 4, width=1.8)
         svg.arrow(src_b, b_top + b_h / 2, edge_b, b_top + b_h / 2, width=1.8)
-    svg.text(490, 470, "each half of A leaves L2 once and lands in both blocks (multicast); each block copies "
-             "its own B", class_="small", text_anchor="middle")
-    svg.text(490, 492, "per block and slab: %d KiB of A and %d KiB of B from L2, instead of %d and %d"
-             % (a_kb // CLUSTER, b_kb, a_kb, b_kb), class_="small muted", text_anchor="middle")
+    # at the left edge: a phone shows a figure's first 343 px before it is scrolled sideways
+    svg.text(30, 470, ["each half of A leaves L2 once and lands in", "both blocks (multicast); each block copies",
+                       "its own B"], class_="small")
+    svg.text(30, 534, ["per block and slab: %d KiB of A and %d KiB" % (a_kb // CLUSTER, b_kb),
+                       "of B from L2, instead of %d and %d" % (a_kb, b_kb)], class_="small muted")
     return svg
 
 
@@ -732,7 +734,7 @@ def swizzle():
 # (vii) d_gemm_hopper's warpgroups and stages
 
 def warpgroups():
-    svg = Svg(1010, 470,
+    svg = Svg(1010, 580,
               "One block of d_gemm_hopper: a producer warpgroup, four stages, two consumer warpgroups",
               "One thread of the producer warpgroup asks the TMA for each slab: 128 rows of A and "
               "this block's half of the 256 rows of B, whose other half the other block of the cluster "
@@ -763,8 +765,6 @@ def warpgroups():
         svg.text(x + sw / 2, sy + 5 * sh / 6 + 5, "B", class_="small muted", text_anchor="middle")
         svg.text(x + sw / 2, sy + sh + 20, "full[%d]" % stage, class_="tiny mono", text_anchor="middle")
         svg.text(x + sw / 2, sy + sh + 36, "empty[%d]" % stage, class_="tiny mono", text_anchor="middle")
-    svg.text(sx + 2 * (sw + gap) - gap / 2, sy + sh + 58, "dashed: the half of B that the other block of the cluster sends (multicast)",
-             class_="tiny muted", text_anchor="middle")
     # consumers
     cx, cw, ch = 760, 225, 120
     for number, cy in enumerate((70, 200)):
@@ -780,10 +780,13 @@ def warpgroups():
     svg.arrow(cx + cw / 2, 330, cx + cw / 2, 404, width=1.4, dash="5 4")
     svg.line(cx + cw / 2, 404, px + pw / 2, 404, class_="line", stroke_width=1.4, stroke_dasharray="5 4")
     svg.arrow(px + pw / 2, 404, px + pw / 2, py + ph + 6, width=1.4, dash="5 4")
-    svg.text(505, 430, "empty[s]: both consumers of both blocks are done, the producer may refill stage s",
-             class_="small", text_anchor="middle")
-    svg.text(505, 452, "full[s]: all the stage's bytes have landed, the consumers may issue wgmma on it",
-             class_="small", text_anchor="middle")
+    # the key, at the left edge: a phone shows a figure's first 343 px before it is scrolled sideways
+    svg.text(20, 440, ["full[s]: all the stage's bytes have landed;", "the consumers may issue wgmma on it"],
+             class_="small")
+    svg.text(20, 490, ["empty[s]: both consumers of both blocks are", "done; the producer may refill stage s"],
+             class_="small")
+    svg.text(20, 540, ["dashed: the half of B that the other block", "of the cluster sends (multicast)"],
+             class_="small muted")
     return svg
 
 
@@ -824,8 +827,9 @@ def accumulator():
             svg.text(x + cw / 2, y + ch / 2 + 4, "%d:d%d" % (lane, register), class_="tiny", text_anchor="middle")
     svg.line(cx, cy + 8 * ch, cx + 16 * cw, cy + 8 * ch, class_="ink", stroke_width=1.6)
     svg.line(cx + 8 * cw, cy, cx + 8 * cw, cy + 16 * ch, class_="ink", stroke_width=1.6)
-    svg.text(cx, cy + 16 * ch + 26, ["lane l: row l / 4 and row l / 4 + 8, columns 8j + 2 (l mod 4) and the next",
-                                      "a cell reads lane:register (4-byte accumulators); lane 0 is filled"], class_="small")
+    # the key under the left panel: a phone shows a figure's first 343 px before it is scrolled sideways
+    svg.text(lx, ly + lh + 80, ["lane l: rows l / 4 and l / 4 + 8,", "columns 8j + 2 (l mod 4) and", "the next; a cell reads",
+                                "lane:register (4-byte", "accumulators); lane 0 is filled"], class_="small")
     return svg
 
 
