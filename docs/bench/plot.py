@@ -8,9 +8,9 @@ Hollow markers are runs that were not verified.  The title names the GPU,
 the CUDA version and the date of the measurement.
 
 Drawn for the page's column: 648 pt = 864 CSS px wide, two panels a row and
-the legend in a panel of its own at the left of the last row (a phone shows a
-figure's left 343 px before it is scrolled), text at least 9.5 pt (12.7 px on a desktop,
-10.3 px on a phone, where the page shows figures 44rem wide).  themed() gives
+the legend in a panel of its own at the left of the last row (a phone draws
+the figure at its own 864 px in a box that scrolls, and shows its left 343 px
+first), text at least 9.5 pt (12.7 px).  themed() gives
 the SVG a dark variant: its colours become CSS variables that a
 prefers-color-scheme rule inside the SVG changes, as the page's own colours do
 (docs/style.css); steps.py uses it too.
