@@ -20,6 +20,8 @@ import tempfile
 import unittest
 from pathlib import Path
 
+from test_build import find_nvcc   # shared with the build tests
+
 REPO = Path(__file__).resolve().parent.parent
 GEMM_MD = REPO / "gemm.md"
 GEMM_CU = REPO / "out" / "gemm.cu"
@@ -46,15 +48,6 @@ int main(void)
     return 0;
 }
 """
-
-
-def find_nvcc():
-    for candidate in [os.environ.get("NVCC", "")] + [os.path.join(d, "nvcc") for d in
-                                                       os.environ.get("PATH", "").split(os.pathsep)] + \
-            ["/usr/local/cuda/bin/nvcc"]:
-        if candidate and os.access(candidate, os.X_OK):
-            return candidate
-    return None
 
 
 def table_rows(text):
