@@ -1760,6 +1760,7 @@ typedef struct {
     char budget_from[96];   /* what set it, for messages: the GPU's name or "--shared-limit=99K" */
     int tile;            /* the row of the tile table that fits it */
     int step;            /* the step of d_gemm to run: LAST_STEP unless --kernel=stepN */
+    double bandwidth;    /* bytes/s of its memory: clock x bus width x 2 (double data rate); d_gemm_hopper counts it */
 } Gpu;
 
 static void check_hopper(const Gpu *gpu, int kernel);   /* --kernel=hopper: can this GPU and build run it? (the last part) */
@@ -1794,6 +1795,10 @@ static void select_gpu(Gpu *gpu, const Options *options)
         die(EXIT_NO_GPU, "%s needs compute capability %d.%d or newer; %s has %d.%d", TYPE_NAME,
             MIN_CC / 10, MIN_CC % 10, gpu->properties.name, gpu->properties.major, gpu->properties.minor);
     CHECK_CUDA(cudaSetDevice(0));
+    int memory_khz = 0, bus_bits = 0;
+    CHECK_CUDA(cudaDeviceGetAttribute(&memory_khz, cudaDevAttrMemoryClockRate, 0));
+    CHECK_CUDA(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, 0));
+    gpu->bandwidth = 2.0 * memory_khz * 1e3 * bus_bits / 8;   /* H100 SXM 3.35 TB/s, H200 4.92 */
     gpu->shared_budget = (int)gpu->properties.sharedMemPerBlockOptin;
     snprintf(gpu->budget_from, sizeof gpu->budget_from, "%s", gpu->properties.name);
     if (options->shared_limit > 0 && options->shared_limit < gpu->shared_budget) {
@@ -1821,7 +1826,7 @@ static void select_gpu(Gpu *gpu, const Options *options)
     if (shared_bytes <= (int)gpu->properties.sharedMemPerBlockOptin)
         CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
 }
-#line 2977 "gemm.md"
+#line 2982 "gemm.md"
 static void *allocate(size_t bytes, const char *what)
 {
     void *memory = malloc(bytes > 0 ? bytes : 1);
@@ -1838,7 +1843,7 @@ static void check_device_memory(double bytes_needed)
         die(EXIT_NO_MEMORY, "this run needs %.2f GiB of device memory; %.2f GiB of %.2f GiB are free",
             bytes_needed / 0x1p30, free_bytes / 0x1p30, total_bytes / 0x1p30);
 }
-#line 3009 "gemm.md"
+#line 3014 "gemm.md"
 typedef struct {
     double median_ms, min_ms;
 } Timing;
@@ -1890,7 +1895,7 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
     free(times);
     return timing;
 }
-#line 3075 "gemm.md"
+#line 3080 "gemm.md"
 typedef struct {
     Shape shape;
     int kernel;
@@ -1908,17 +1913,18 @@ typedef struct {
     int split_tiles;              /* the tiles of that split last round; 0 if none */
     accum_t *slots;               /* the pieces of a split last round, two per cluster; NULL if none */
     int hopper;                   /* d_gemm_hopper: the step it launches, or HOPPER_SHORT; 0 for d_gemm */
+    double bandwidth;             /* d_gemm_hopper: the GPU's memory bandwidth, bytes/s (Gpu's) */
     CUtensorMap a_map, b_map;     /* where the TMA finds the slabs of a_tiled and b_tiled */
 } Run;
 
 /* The Hopper kernel of the last part ("Past WMMA"), as the harness calls it. */
 static bool hopper_prepares(int operand);   /* 0: A, 1: B */
 static Shape hopper_shape(int m, int n, int k, int step);
-static int hopper_kind(int kernel, int m, int n, int k, int sms);   /* the step, or the tile step 8 picks */
+static int hopper_kind(int kernel, int m, int n, int k, int sms, double bandwidth);   /* the step, or step 8's tile */
 static TileGeometry hopper_geometry(int step);
 static void setup_hopper(Run *run);
 static void launch_hopper(const Run *run);
-#line 3108 "gemm.md"
+#line 3114 "gemm.md"
 /* A tiled operand stored as rows x ld, viewed as panels: (element of the row, row, panel), panels `panel`
    elements apart. A box is box_panels panels of box_rows rows, each row ld_shared long: past the panel it
    reads the row's next elements into the padding, up to OVER_READ bytes past the operand's end. */
@@ -1959,7 +1965,7 @@ static void make_tensor_maps(Run *run)
                     TILE_TRANSPOSE_B ? shape->k_padded : shape->n_padded, tile.b.panel, tile.b.ld, tile.b.rows,
                     tile.b.panels, CU_TENSOR_MAP_SWIZZLE_NONE);
 }
-#line 3155 "gemm.md"
+#line 3161 "gemm.md"
 /* d_gemm's operands as it reads them: int8 operands stored the other way transposed, tf32 operands rounded. */
 static void prepare_operands(const Run *run)
 {
@@ -2008,7 +2014,7 @@ static void launch_gemm(const void *context)
     }
     CHECK_LAUNCH();
 }
-#line 3216 "gemm.md"
+#line 3222 "gemm.md"
 typedef struct {
     int available;                  /* cuBLAS has no unsigned int8 GEMM */
     cudaDataType input, output;     /* of A and B, of C */
@@ -2027,7 +2033,7 @@ static const CublasTypes CUBLAS_TYPES[] = {
     {1,           CUDA_R_64F,  CUDA_R_64F, CUBLAS_COMPUTE_64F},            /* F64_IN_OUT */
 };
 #define HAS_CUBLAS (CUBLAS_TYPES[TYPE_PAIR].available)
-#line 3237 "gemm.md"
+#line 3243 "gemm.md"
 typedef struct {
     Run run;
     cublasHandle_t handle;
@@ -2047,7 +2053,7 @@ static void launch_cublas(const void *context)
                                   cublas->run.c, types.output, shape->n_padded, types.compute,
                                   CUBLAS_GEMM_DEFAULT);
 }
-#line 3268 "gemm.md"
+#line 3274 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -2074,7 +2080,7 @@ static void write_npy(const char *prefix, const char *name, const char *descr, c
         die(EXIT_IO_ERROR, "cannot write %s: %s", path, strerror(saved));
     }
 }
-#line 3301 "gemm.md"
+#line 3307 "gemm.md"
 typedef struct {
     const char *input, *accum;   /* NumPy's type strings for A and B, and for C */
     int widen;                   /* 1: NumPy has no such type; A and B are widened, exactly, to float32 */
@@ -2110,7 +2116,7 @@ static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, 
         free(widened);
     }
 }
-#line 3345 "gemm.md"
+#line 3351 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -2205,7 +2211,7 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 3447 "gemm.md"
+#line 3453 "gemm.md"
 typedef struct {
     Shape shape;
     int verify;                                          /* VERIFY_CPU, VERIFY_GPU or VERIFY_OFF */
@@ -2228,7 +2234,7 @@ static double milliseconds_since(double start)
 {
     return (seconds_now() - start) * 1e3;
 }
-#line 3475 "gemm.md"
+#line 3481 "gemm.md"
 static Shape gemm_shape(int m, int n, int k, int tile_index, int hopper)   /* hopper: Run's */
 {
     if (hopper)
@@ -2240,8 +2246,9 @@ static Shape gemm_shape(int m, int n, int k, int tile_index, int hopper)   /* ho
 static void plan_memory(Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     gemm->run.hopper = hopper_step(options->kernel) ? hopper_kind(options->kernel, options->m, options->n, options->k,
-                                                                  gpu->properties.multiProcessorCount)
+                                                                  gpu->properties.multiProcessorCount, gpu->bandwidth)
                                                      : 0;
+    gemm->run.bandwidth = gpu->bandwidth;
     Shape shape = gemm->shape = gemm_shape(options->m, options->n, options->k, gpu->tile, gemm->run.hopper);
     gemm->verify = options->verify;
     if (gemm->verify == VERIFY_AUTO)
@@ -2262,7 +2269,7 @@ static void plan_memory(Gemm *gemm, const Options *options, const Gpu *gpu)
                         (options->cold_l2 ? 2.0 * gpu->properties.l2CacheSize : 0.0) +
                         (gemm->verify == VERIFY_GPU ? (double)gemm->count_c * (sizeof(exact_t) + sizeof(double)) : 0.0));
 }
-#line 3514 "gemm.md"
+#line 3521 "gemm.md"
 static void make_inputs(Gemm *gemm, const Options *options)
 {
     gemm->a = (input_t *)allocate(gemm->count_a * sizeof(input_t), "A");
@@ -2277,7 +2284,7 @@ static void make_inputs(Gemm *gemm, const Options *options)
         write_npy(options->dump_prefix, "C_in", NPY_ACCUM, gemm->c_in, gemm->shape.m, gemm->shape.n, sizeof(accum_t));
     }
 }
-#line 3534 "gemm.md"
+#line 3541 "gemm.md"
 static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2322,7 +2329,7 @@ static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
     CHECK_CUDA(cudaMemcpy(run->c, gemm->c_padded, gemm->bytes_c_padded, cudaMemcpyHostToDevice));
     gemm->h2d_ms = milliseconds_since(start);
 }
-#line 3585 "gemm.md"
+#line 3592 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -2355,7 +2362,7 @@ static void compute_reference(Gemm *gemm)
         reference_gpu(run, (exact_t)run->alpha, (exact_t)run->beta, gemm->expected, gemm->bound);
     gemm->reference_ms = milliseconds_since(start);
 }
-#line 3624 "gemm.md"
+#line 3631 "gemm.md"
 static void run_once_and_check(Gemm *gemm, const Options *options)
 {
     const Shape *shape = &gemm->shape;
@@ -2372,7 +2379,7 @@ static void run_once_and_check(Gemm *gemm, const Options *options)
     if (options->dump_prefix)
         write_npy(options->dump_prefix, "C_out", NPY_ACCUM, gemm->c_out, shape->m, shape->n, sizeof(accum_t));
 }
-#line 3647 "gemm.md"
+#line 3654 "gemm.md"
 static void time_cublas(Gemm *gemm, const Options *options, const Eviction *evict);
 
 static void time_kernels(Gemm *gemm, const Options *options)
@@ -2409,7 +2416,7 @@ static void time_cublas(Gemm *gemm, const Options *options, const Eviction *evic
     CHECK_CUBLAS(cublasDestroy(cublas.handle));
     CHECK_CUDA(cudaFree(cublas.run.c));
 }
-#line 3689 "gemm.md"
+#line 3696 "gemm.md"
 #define RATE(timing, operations) ((operations) / ((timing).median_ms * 1e-3) / 1e12)
 
 /* The tile and the copy path of the kernel that ran. */
@@ -2465,7 +2472,7 @@ static void report_gemm(Report *report, const Gemm *gemm, const Options *options
     };
     report_fields(report, fields, sizeof fields / sizeof fields[0]);
 }
-#line 3751 "gemm.md"
+#line 3758 "gemm.md"
 static void print_text_report(const Report *report, const Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2517,7 +2524,7 @@ static void free_gemm(Gemm *gemm)
     for (size_t h = 0; h < sizeof host / sizeof host[0]; h++)
         free(host[h]);
 }
-#line 3807 "gemm.md"
+#line 3814 "gemm.md"
 static int run_gemm(const Options *options, const Gpu *gpu)
 {
     Gemm gemm;
@@ -2544,7 +2551,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     free_gemm(&gemm);
     return gemm.verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 3843 "gemm.md"
+#line 3850 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -2603,7 +2610,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     return 0;
 }
 /* ==== main ==== */
-#line 3912 "gemm.md"
+#line 3919 "gemm.md"
 #define MAX_SHAPES 4096
 
 /* --shapes=FILE: one "M N K" a line, blank lines and # comments skipped, each checked as the command
@@ -2653,7 +2660,7 @@ static int run_shapes(const Options *options, const Gpu *gpu, int (*shapes)[3], 
     }
     return worst;
 }
-#line 3964 "gemm.md"
+#line 3971 "gemm.md"
 static int self_test(void);   /* the appendix */
 
 int main(int argc, char **argv)
@@ -2679,7 +2686,7 @@ int main(int argc, char **argv)
     return options.shapes ? run_shapes(&options, &gpu, shapes, count) : run_gemm(&options, &gpu);
 }
 /* ==== Past WMMA: Hopper's warpgroup MMA ==== */
-#line 4243 "gemm.md"
+#line 4250 "gemm.md"
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define HOPPER_BUILT 1   /* this compilation is for sm_90a: wgmma and setmaxnreg exist */
 #else
@@ -2701,7 +2708,7 @@ __device__ static inline unsigned long long operand_descriptor(const void *start
            (unsigned long long)(leading >> 4 & 0x3FFF) << 16 |
            (unsigned long long)(stride >> 4 & 0x3FFF) << 32 | 1ull << 62;
 }
-#line 4267 "gemm.md"
+#line 4274 "gemm.md"
 /* The A and B below are roles: the kernel's A (64 rows per wgmma) and B (read by descriptor). tf32 with B as
    stored swaps them (tf32: B as stored, below): C^T = B^T A^T, B in A's role and the tile stored transposed. */
 #define HOPPER_SWAP (TYPE_PAIR == PAIR_TF32_IN_F32_OUT && !TRANSPOSE_B)
@@ -2712,7 +2719,7 @@ __device__ static inline unsigned long long operand_descriptor(const void *start
 #define HOPPER_B_MN (HOPPER_B_STORED_MN && HOPPER_MN_OK)                      /* B's role read as stored */
 #define HOPPER_TRANSPOSE_A (HOPPER_A_STORED_MN && !HOPPER_A_MN)   /* A's role transposed to K-major first */
 #define HOPPER_TRANSPOSE_B (HOPPER_B_STORED_MN && !HOPPER_B_MN)   /* B's role transposed to K-major first */
-#line 4305 "gemm.md"
+#line 4312 "gemm.md"
 enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper8 (hopper8 is --kernel=hopper's step) */
     HOPPER_ONE_CONSUMER = 1,   /* wgmma on swizzled slabs; a producer and one consumer warpgroup */
     HOPPER_TWO_CONSUMERS,      /* two consumers: twice the rows per slab of B */
@@ -2741,7 +2748,7 @@ enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper8 (hopper8 is 
      : (step) > HOPPER_NARROW  ? (bool)HOPPER_WGMMA                             \
                                : WITH_STEPS || (step) == HOPPER_LAST)
 #define HOPPER_BUILT_KIND(step) (HOPPER_STEP_BUILT(step) ? (step) : HOPPER_LAST)
-#line 4339 "gemm.md"
+#line 4346 "gemm.md"
 typedef struct {
     int block_m, block_n, block_k;   /* the block tile; block_k is one 128-byte row of K */
     int consumers;                   /* warpgroups that multiply, block_m / consumers rows each */
@@ -2753,7 +2760,6 @@ typedef struct {
     bool persistent;                 /* a grid of what fits at once, each cluster looping over tiles */
     bool split;                      /* a short last round split along K (step 6, "The last round") */
     bool fill;                       /* too few tiles to fill the GPU: all split (step 7) */
-    int fill_share;                  /* fill when tiles x fill_share <= clusters: 2, or 4 for the small tiles */
     bool memory_bound;               /* step 8's small tiles: a tile's time counts its bytes too */
     int threads;                     /* the consumers and one producer warpgroup */
     int a_bytes, b_bytes;            /* one slab of each */
@@ -2789,15 +2795,12 @@ __host__ __device__ constexpr HopperTile hopper_tile(int step = HOPPER_LAST)
     tile.persistent = step >= HOPPER_PERSISTENT;
     tile.split = step >= HOPPER_SPLIT;
     tile.fill = step >= HOPPER_FILL;
-    /* swapped roles: a consumer also loads A's role into registers, so a block reads more slowly (measured):
-       twice as many small tiles may be split */
-    tile.fill_share = small && !HOPPER_SWAP ? 4 : 2;
     tile.memory_bound = small;
     tile.threads = (tile.consumers + 1) * 128;
     tile.shared_bytes = 1024 + tile.stages * (tile.a_bytes + tile.b_bytes) + 2 * tile.stages * 8;
     return tile;
 }
-#line 4400 "gemm.md"
+#line 4403 "gemm.md"
 __device__ static inline unsigned long long slab_descriptor(const unsigned char *slab, bool mn_major, int first,
                                                             int k_step)
 {
@@ -2809,7 +2812,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
     return operand_descriptor(slab + first * HOPPER_ROW + k_step * HOPPER_K * (int)sizeof(input_t), 16,
                               8 * HOPPER_ROW);
 }
-#line 4435 "gemm.md"
+#line 4438 "gemm.md"
 #define WGMMA_L16 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15"
 #define WGMMA_L32 WGMMA_L16 ", %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
 #define WGMMA_L48 WGMMA_L32 ", %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47"
@@ -2827,7 +2830,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
 #define WGMMA_D96(c, d, i) WGMMA_D64(c, d, i), WGMMA_D32(c, d, i + 64)
 #define WGMMA_D128(c, d, i) WGMMA_D64(c, d, i), WGMMA_D64(c, d, i + 64)
 #define WGMMA_SCALE_D(index) "{\n .reg .pred p;\n setp.ne.b32 p, %" #index ", 0;\n wgmma.mma_async.sync.aligned."
-#line 4458 "gemm.md"
+#line 4461 "gemm.md"
 #if TYPE_PAIR == PAIR_F16_IN_OUT
 #define WGMMA_TYPES "k16.f16.f16.f16"
 #elif TYPE_PAIR == PAIR_F16_IN_F32_OUT
@@ -2857,7 +2860,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
 /* One wgmma of 64 x n: its accumulator list and operands, and the number of the scale-d operand. */
 #define WGMMA_N(n, list, outputs, is, tail, a, b, scale) \
     asm volatile(WGMMA_SCALE_D(is) "m64n" #n WGMMA_TYPES " {" list tail : outputs : WGMMA_IN(a, b, scale))
-#line 4494 "gemm.md"
+#line 4497 "gemm.md"
 
 #if TYPE_PAIR == PAIR_F16_IN_OUT
 typedef unsigned wgmma_acc_t;   /* two halves per register: n / 4 registers */
@@ -2904,7 +2907,7 @@ __device__ static inline void wgmma(wgmma_acc_t (&d)[WGMMA_REGS * N / 256], unsi
         WGMMA_64(d, a, b, scale);
 }
 #endif
-#line 4550 "gemm.md"
+#line 4553 "gemm.md"
 #if HOPPER_BUILT
 #define HOPPER_ASM(text) asm volatile(text ::: "memory")
 #else
@@ -2931,7 +2934,7 @@ __device__ static inline void settle(float &r) { asm volatile("" : "+f"(r)::"mem
 __device__ static inline void settle(unsigned &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(int &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(double &r) { asm volatile("" : "+d"(r)::"memory"); }
-#line 4596 "gemm.md"
+#line 4599 "gemm.md"
 /* Requests the slab k_tile of an operand from row (along M or N) mn0 on, into `slab`. */
 __device__ static inline void copy_operand(void *slab, const CUtensorMap *map, bool mn_major, int mn0, int k_tile,
                                            unsigned long long *full, unsigned short mask)
@@ -2955,7 +2958,7 @@ __device__ static inline void hopper_position(int index, int rank, const Shape *
     *m0 = row * tile.cluster_m + (tile.share_a ? 0 : rank * tile.block_m);
     *n0 = col * tile.cluster_n + (tile.share_a ? rank * tile.block_n : 0);
 }
-#line 4627 "gemm.md"
+#line 4630 "gemm.md"
 /* A cluster's work, one piece at a time: slabs k_begin .. k_end - 1 of tile number `tile`. A piece is a whole
    tile, except in step 6's launch for the last round ("The last round"). */
 typedef struct {
@@ -3007,7 +3010,7 @@ __device__ static inline void produce(unsigned char *slabs, unsigned long long *
             if (done >= 0)
                 barrier_wait(&empty[done % tile.stages], done / tile.stages);
 }
-#line 4685 "gemm.md"
+#line 4688 "gemm.md"
 /* Accumulator sets per consumer thread: one per 64-row wgmma (f64: one per 16-row mma.sync of a warp's 32 rows). */
 #define HOPPER_SUBTILES(step) (HOPPER_WGMMA ? hopper_tile(step).block_m / hopper_tile(step).consumers / 64 : 2)
 #define HOPPER_RELEASERS (HOPPER_WGMMA ? 1 : 4)   /* arrivals per consumer on `empty`: one, or each warp's (f64) */
@@ -3056,7 +3059,7 @@ __device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HO
         for (int r = 0; r < HOPPER_REGS(STEP); r++)
             settle(d[sub][r]);
 }
-#line 4739 "gemm.md"
+#line 4742 "gemm.md"
 #if HOPPER_WGMMA && !HOPPER_A_REGS
 template <int STEP>
 __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HOPPER_REGS(STEP)],
@@ -3075,7 +3078,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 4773 "gemm.md"
+#line 4776 "gemm.md"
 typedef struct __align__(2 * sizeof(accum_t)) {
     accum_t value[2];
 } AccumPair;
@@ -3136,7 +3139,7 @@ __device__ static inline void store_hopper(const wgmma_acc_t (&d)[HOPPER_REGS(ST
             *destination = result;
         }
 }
-#line 4842 "gemm.md"
+#line 4845 "gemm.md"
 /* A cheaper cluster_sync for a kernel's start, after fence_barrier_init: that fence already released the barriers
    to the cluster, so the arrival can be relaxed, releasing nothing (cluster_sync's releases every earlier write);
    a release arrival cost about 0.6 us in a cluster launch (H100). */
@@ -3168,7 +3171,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
         }
     fence_barrier_init();
     cluster_start();   /* both blocks' barriers are ready before either copies */
-#line 4881 "gemm.md"
+#line 4884 "gemm.md"
     int rank = cluster_rank(), warpgroup = threadIdx.x / 128;
     if (warpgroup == tile.consumers) {
         producer_registers();
@@ -3200,10 +3203,9 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
     }
 #endif
 }
-#line 4998 "gemm.md"
+#line 5001 "gemm.md"
 /* The H100 SXM's dense tensor rates, TFLOP/s (TOP/s), in TYPE_PAIR's order (NVIDIA H100 datasheet). */
 static const double HOPPER_RATED[] = {989, 989, 1979, 1979, 989, 494, 67};
-#define HOPPER_BANDWIDTH 3.35e12   /* bytes/s: the H100 SXM's HBM3 (datasheet); step 8's small tiles count it */
 #define HOPPER_BLOCK_PULL 90e9      /* bytes/s that one block reads when few run (measured on an H200) */
 
 #define HOPPER_FILL_SECONDS 100e-6   /* step 7: a shorter tile runs whole */
@@ -3211,24 +3213,35 @@ static const double HOPPER_RATED[] = {989, 989, 1979, 1979, 989, 494, 67};
 
 __host__ __device__ static inline int split_parts(int clusters, int tiles, int k_tiles);   /* pieces per tile, below */
 
+/* Step 7 splits every tile when there are at most clusters / share of them: share 2, two pieces a tile or
+   more. Step 8's small tiles, whole, read at HOPPER_BLOCK_PULL a block; they are split while they cannot draw the
+   memory's bandwidth: share is the pull over an SM's share of the bandwidth, rounded (H100 4, H200 2). With
+   the roles swapped (tf32) a block reads more slowly (measured): 2. */
+static int hopper_fill_share(HopperTile tile, int clusters, double bandwidth)
+{
+    int share = (int)(HOPPER_BLOCK_PULL * clusters * tile.cluster / bandwidth + 0.5);   /* per block */
+    return tile.memory_bound && !HOPPER_SWAP && share > 2 ? share : 2;
+}
+
 /* How many of `tiles` run whole on `clusters` clusters: all of them unless the step splits a last round of at
    most clusters / 2 tiles after at least one whole round, where a tile's time less one piece's is at least twice
    HOPPER_SPLIT_SECONDS. A tile's time is its work at the cluster's share of the rated speed. */
-static int hopper_whole_tiles(int step, int tiles, int clusters, int k_padded)
+static int hopper_whole_tiles(int step, int tiles, int clusters, int k_padded, double bandwidth)
 {
     HopperTile tile = hopper_tile(step);
     double seconds = 2.0 * tile.cluster_m * tile.cluster_n * k_padded / (HOPPER_RATED[TYPE_PAIR] * 1e12 / clusters);
     if (tile.memory_bound)   /* step 8's small tiles: at least their operands' bytes at the cluster's share */
         seconds = fmax(seconds, (double)(tile.cluster_m + tile.cluster_n) * k_padded * sizeof(input_t) /
-                                    (HOPPER_BANDWIDTH / clusters));
+                                    (bandwidth / clusters));
     int last = tiles % clusters;
     double saved = last > 0 ? seconds * (1 - 1.0 / split_parts(clusters, last, k_padded / tile.block_k)) : 0;
     bool split = tile.split && tiles > clusters && last > 0 && 2 * last <= clusters &&
                  saved >= 2 * HOPPER_SPLIT_SECONDS;
-    bool fill = tile.fill && tiles * tile.fill_share <= clusters && seconds >= HOPPER_FILL_SECONDS;
+    bool fill = tile.fill && tiles * hopper_fill_share(tile, clusters, bandwidth) <= clusters &&
+                seconds >= HOPPER_FILL_SECONDS;
     return split ? tiles - last : fill ? 0 : tiles;
 }
-#line 5032 "gemm.md"
+#line 5045 "gemm.md"
 /* The pieces each tile of a last round of `tiles` is cut into along K: one per cluster, at most one per slab. */
 __host__ __device__ static inline int split_parts(int clusters, int tiles, int k_tiles)
 {
@@ -3280,7 +3293,7 @@ __device__ static inline bool next_piece(int n, const Shape *shape, const LastRo
     piece->tile += last->whole;
     return found;
 }
-#line 5092 "gemm.md"
+#line 5105 "gemm.md"
 #define GATHER_THREADS 256                      /* one element of a block tile each */
 #define HOPPER_MAX_CLUSTERS GATHER_THREADS      /* the most clusters a split round is dealt to: one thread each */
 
@@ -3330,7 +3343,7 @@ __global__ void __launch_bounds__(GATHER_THREADS) d_gather_pieces(accum_t *__res
     accum_t *element = c + (size_t)(top + e / cols) * ldc + left + e % cols;
     *element = scale_accumulator(alpha, (accum_t)sum, beta, beta != 0 ? *element : ACCUM_ZERO);
 }
-#line 5192 "gemm.md"
+#line 5205 "gemm.md"
 /* One of step 8's tiles: a kind of d_gemm_hopper and its speed per flop, in percent of the 128 x 256 tile's. */
 typedef struct {
     int kind;
@@ -3354,7 +3367,7 @@ static Shape hopper_roles(const Shape *shape);              /* M and N as the ke
    split along K (step 7) take one piece's share of a round and cost HOPPER_SPLIT_SECONDS more. Small tiles few
    enough for step 7 to split but left whole take at least their bytes at HOPPER_BLOCK_PULL per block. On a tie,
    the first. */
-static int hopper_by_shape(int m, int n, int k, int sms)
+static int hopper_by_shape(int m, int n, int k, int sms, double bandwidth)
 {
     int best = HOPPER_LAST;
     double best_time = 0;
@@ -3365,13 +3378,13 @@ static int hopper_by_shape(int m, int n, int k, int sms)
         Shape stored = hopper_shape(m, n, k, HOPPER_TILES[i].kind), padded = hopper_roles(&stored);
         int tiles = hopper_tiles(HOPPER_TILES[i].kind, &padded);
         int clusters = sms / tile.cluster > 0 ? sms / tile.cluster : 1;
-        bool split = hopper_whole_tiles(HOPPER_TILES[i].kind, tiles, clusters, padded.k_padded) == 0;   /* all */
+        bool split = hopper_whole_tiles(HOPPER_TILES[i].kind, tiles, clusters, padded.k_padded, bandwidth) == 0;
         double rounds = split ? 1.0 / split_parts(clusters, tiles, padded.k_padded / tile.block_k)   /* a piece */
                               : (double)((tiles + clusters - 1) / clusters);
         double flops = 2.0 * tile.cluster_m * tile.cluster_n * padded.k_padded;   /* one cluster tile */
         double time = rounds * flops / (HOPPER_RATED[TYPE_PAIR] * 1e12 / clusters * HOPPER_TILES[i].speed / 100) +
                       (split ? HOPPER_SPLIT_SECONDS : 0);
-        if (tile.memory_bound && !split && tiles * tile.fill_share <= clusters)   /* few blocks, each reading alone */
+        if (tile.memory_bound && !split && tiles * hopper_fill_share(tile, clusters, bandwidth) <= clusters)   /* few */
             time = fmax(time, (double)(tile.cluster_m + tile.cluster_n) * padded.k_padded * sizeof(input_t) /
                                   (tile.cluster * HOPPER_BLOCK_PULL));
         if (i == 0 || time < best_time) {
@@ -3381,7 +3394,7 @@ static int hopper_by_shape(int m, int n, int k, int sms)
     }
     return best;
 }
-#line 5288 "gemm.md"
+#line 5301 "gemm.md"
 #if !HOPPER_WGMMA || HOPPER_A_REGS
 /* The byte offset of element (mn, k) in a swizzled slab, K-major or MN-major (The swizzled layout). */
 __device__ static inline int slab_offset(bool mn_major, int mn, int k)
@@ -3406,7 +3419,7 @@ __device__ static inline void load_four(const unsigned char *slab, int mn, int t
     }
 }
 #endif
-#line 5318 "gemm.md"
+#line 5331 "gemm.md"
 #if !HOPPER_WGMMA
 #define MMA_F64(d, i, a, b)                                                                                  \
     asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "                     \
@@ -3445,7 +3458,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     }
 }
 #endif
-#line 5385 "gemm.md"
+#line 5398 "gemm.md"
 #if HOPPER_A_REGS
 /* tf32's wgmma of 64 x n with A from this thread's four registers a[0..3] (operands i0 .. i3) */
 #define WGMMA_A_REGS(n, list, outputs, i0, i1, i2, i3, ib, is, a, b, scale)                                 \
@@ -3504,7 +3517,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
         multiply_set<STEP, 0>(d, a_slab, b_slab, consumer, n);
 }
 #endif
-#line 5459 "gemm.md"
+#line 5472 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed. 32 x 8 threads per block, a 32 x 32 tile each (the last
    ones cut at the edges: f64's padded K is a multiple of 16). */
@@ -3539,7 +3552,7 @@ static bool hopper_prepares(int operand)   /* the problem's A or B, whichever ro
 {
     return (operand == 0) != HOPPER_SWAP ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 5504 "gemm.md"
+#line 5517 "gemm.md"
 #if IS_INTEGER   /* an int8 operand transposed first is transposed in tiles this wide along M or N */
 #define HOPPER_WHOLE_M (HOPPER_TRANSPOSE_A ? TRANSPOSE_COLS : 1)
 #define HOPPER_WHOLE_N (HOPPER_TRANSPOSE_B ? TRANSPOSE_COLS : 1)
@@ -3600,7 +3613,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, b, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 5570 "gemm.md"
+#line 5583 "gemm.md"
 static TileGeometry hopper_geometry(int step)
 {
     HopperTile hopper = hopper_tile(step);
@@ -3649,11 +3662,11 @@ static const void *hopper_gather_kernel(int kind)
 {
     return HOPPER_GATHER_KERNELS[kind < HOPPER_LAST ? 0 : kind - HOPPER_LAST];
 }
-#line 5625 "gemm.md"
-static int hopper_kind(int kernel, int m, int n, int k, int sms)
+#line 5638 "gemm.md"
+static int hopper_kind(int kernel, int m, int n, int k, int sms, double bandwidth)
 {
     int step = hopper_step(kernel);
-    return step < HOPPER_BY_SHAPE ? step : hopper_by_shape(m, n, k, sms);
+    return step < HOPPER_BY_SHAPE ? step : hopper_by_shape(m, n, k, sms, bandwidth);
 }
 
 static void check_hopper(const Gpu *gpu, int kernel)
@@ -3676,7 +3689,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
                                             tile.shared_bytes));
     }
 }
-#line 5658 "gemm.md"
+#line 5671 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. A tile without a cluster is a
    plain grid: launched as clusters of one, a launch took 1 to 4 us longer (H100). */
 static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
@@ -3710,7 +3723,8 @@ static void setup_hopper(Run *run)
     CHECK_CUDA(cudaOccupancyMaxActiveClusters(&fit, HOPPER_KERNELS[step - 1], &config));
     if (fit < 1)
         die(EXIT_CUDA_ERROR, "no cluster of d_gemm_hopper fits on this GPU");
-    run->whole_tiles = fit <= HOPPER_MAX_CLUSTERS ? hopper_whole_tiles(step, tiles, fit, roles.k_padded) : tiles;
+    run->whole_tiles = fit <= HOPPER_MAX_CLUSTERS ? hopper_whole_tiles(step, tiles, fit, roles.k_padded, run->bandwidth)
+                                                   : tiles;
     run->split_tiles = tiles - run->whole_tiles;
     run->grid_clusters = tile.persistent && fit < tiles ? fit : tiles;
     if (run->split_tiles > 0) {   /* step 6: every cluster takes a piece, into a slot of its own (a block tile each) */
@@ -3718,7 +3732,7 @@ static void setup_hopper(Run *run)
         CHECK_CUDA(cudaMalloc(&run->slots, (size_t)fit * tile.cluster * tile.block_m * tile.block_n * sizeof(accum_t)));
     }
 }
-#line 5708 "gemm.md"
+#line 5722 "gemm.md"
 
 static void launch_hopper(const Run *run)
 {
@@ -3754,7 +3768,7 @@ static void launch_hopper(const Run *run)
     gather.numAttrs = 1;
     CHECK_CUDA(cudaLaunchKernelExC(&gather, hopper_gather_kernel(step), gather_arguments));
 }
-#line 5761 "gemm.md"
+#line 5775 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -3807,7 +3821,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 5819 "gemm.md"
+#line 5833 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -3844,8 +3858,11 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 6016 "gemm.md"
+#line 6030 "gemm.md"
 static int self_test_failures;
+
+#define H100_BANDWIDTH 3.35e12   /* bytes/s: the memories d_gemm_hopper's choices are checked for (datasheets) */
+#define H200_BANDWIDTH 4.8e12
 
 static void expect(int condition, const char *what)
 {
@@ -4065,12 +4082,12 @@ static void test_inputs_and_shapes(void)
     expect(hopper_ok, "shape: every step of d_gemm_hopper pads to whole cluster tiles and slabs "
                       "(int8: and whole transposition tiles)");
     int tall = TYPE_PAIR == PAIR_F16_IN_OUT;   /* 132 SMs, as an H100 */
-    expect(hopper_kind(KERNEL_HOPPER, 8192, 8192, 8192, 132) == HOPPER_LAST &&
-               hopper_kind(KERNEL_HOPPER, 4096, 4096, 4096, 132) == HOPPER_LAST &&
-               hopper_kind(KERNEL_HOPPER, 2048, 2048, 2048, 132) == (tall ? HOPPER_SHORT : HOPPER_LAST) &&
-               hopper_kind(KERNEL_HOPPER, 5000, 5000, 5000, 132) == (tall ? HOPPER_SHORT : HOPPER_LAST) &&
-               hopper_kind(KERNEL_HOPPER_STEP1 + HOPPER_FILL - 1, 2048, 2048, 2048, 132) == HOPPER_FILL &&
-               hopper_kind(KERNEL_FAST, 2048, 2048, 2048, 132) == 0 &&
+    expect(hopper_kind(KERNEL_HOPPER, 8192, 8192, 8192, 132, H100_BANDWIDTH) == HOPPER_LAST &&
+               hopper_kind(KERNEL_HOPPER, 4096, 4096, 4096, 132, H100_BANDWIDTH) == HOPPER_LAST &&
+               hopper_kind(KERNEL_HOPPER, 2048, 2048, 2048, 132, H100_BANDWIDTH) == (tall ? HOPPER_SHORT : HOPPER_LAST) &&
+               hopper_kind(KERNEL_HOPPER, 5000, 5000, 5000, 132, H100_BANDWIDTH) == (tall ? HOPPER_SHORT : HOPPER_LAST) &&
+               hopper_kind(KERNEL_HOPPER_STEP1 + HOPPER_FILL - 1, 2048, 2048, 2048, 132, H100_BANDWIDTH) == HOPPER_FILL &&
+               hopper_kind(KERNEL_FAST, 2048, 2048, 2048, 132, H100_BANDWIDTH) == 0 &&
                hopper_tile(HOPPER_SHORT).block_m == (tall ? 128 : hopper_tile().block_m),
            "hopper: F16_IN_OUT's --kernel=hopper takes 128-row tiles where 256 would idle its last round");
     Shape shape = gemm_shape(1000, 777, 333, 0, 0);
@@ -4084,10 +4101,10 @@ static void test_inputs_and_shapes(void)
 /* Step 8: the tiles it chooses from, and its choices at the shapes measured. */
 static void test_hopper_tiles(void)
 {
-    HopperTile skinny = hopper_tile(hopper_kind(KERNEL_HOPPER, 16, 4096, 4096, 132));
+    HopperTile skinny = hopper_tile(hopper_kind(KERNEL_HOPPER, 16, 4096, 4096, 132, H100_BANDWIDTH));
     expect(skinny.block_m == 64 && skinny.cluster == 1 &&
-               hopper_tile(hopper_kind(KERNEL_HOPPER, 4096, 14336, 4096, 132)).cluster == 2 &&
-               hopper_kind(KERNEL_HOPPER_STEP1 + HOPPER_FILL - 1, 16, 4096, 4096, 132) == HOPPER_FILL,
+               hopper_tile(hopper_kind(KERNEL_HOPPER, 4096, 14336, 4096, 132, H100_BANDWIDTH)).cluster == 2 &&
+               hopper_kind(KERNEL_HOPPER_STEP1 + HOPPER_FILL - 1, 16, 4096, 4096, 132, H100_BANDWIDTH) == HOPPER_FILL,
            "hopper: step 8 takes 64-row tiles without a cluster where M is small, 256-row cluster tiles where M is large");
     int small_ok = 1;
     for (int kind = HOPPER_NARROW; kind < HOPPER_KINDS_END; kind++) {
@@ -4100,24 +4117,30 @@ static void test_hopper_tiles(void)
     expect(small_ok, "hopper: step 8's small tiles fill the 227 KiB with stages, more than the 256-row cluster tiles; "
                      "the 128-row ones share A in clusters of two");
     if (TYPE_PAIR == PAIR_F16_IN_F32_OUT || TYPE_PAIR == PAIR_BF16_IN_F32_OUT)   /* the choices measured */
-        expect(hopper_kind(KERNEL_HOPPER, 16, 4096, 4096, 132) == HOPPER_NARROW_64 &&
-                   hopper_kind(KERNEL_HOPPER, 256, 4096, 14336, 132) == HOPPER_NARROW &&
-                   hopper_kind(KERNEL_HOPPER, 256, 8192, 8192, 132) == HOPPER_MEDIUM &&
-                   hopper_kind(KERNEL_HOPPER, 256, 6144, 4096, 132) == HOPPER_NARROW_192 &&
-                   hopper_kind(KERNEL_HOPPER, 256, 8192, 28672, 132) == HOPPER_LAST &&
-                   hopper_whole_tiles(HOPPER_LAST, 32, 66, 28672) == 0 &&
-                   hopper_kind(KERNEL_HOPPER, 16, 2048, 8192, 132) == HOPPER_NARROW &&
-                   hopper_whole_tiles(HOPPER_NARROW, 16, 132, 8192) == 0,
+        expect(hopper_kind(KERNEL_HOPPER, 16, 4096, 4096, 132, H100_BANDWIDTH) == HOPPER_NARROW_64 &&
+                   hopper_kind(KERNEL_HOPPER, 256, 4096, 14336, 132, H100_BANDWIDTH) == HOPPER_NARROW &&
+                   hopper_kind(KERNEL_HOPPER, 256, 8192, 8192, 132, H100_BANDWIDTH) == HOPPER_MEDIUM &&
+                   hopper_kind(KERNEL_HOPPER, 256, 6144, 4096, 132, H100_BANDWIDTH) == HOPPER_NARROW_192 &&
+                   hopper_kind(KERNEL_HOPPER, 256, 8192, 28672, 132, H100_BANDWIDTH) == HOPPER_LAST &&
+                   hopper_whole_tiles(HOPPER_LAST, 32, 66, 28672, H100_BANDWIDTH) == 0 &&
+                   hopper_kind(KERNEL_HOPPER, 16, 2048, 8192, 132, H100_BANDWIDTH) == HOPPER_NARROW &&
+                   hopper_whole_tiles(HOPPER_NARROW, 16, 132, 8192, H100_BANDWIDTH) == 0 &&
+                   hopper_kind(KERNEL_HOPPER, 16, 4096, 14336, 132, H100_BANDWIDTH) == HOPPER_NARROW_64 &&
+                   hopper_kind(KERNEL_HOPPER, 16, 4096, 14336, 132, H200_BANDWIDTH) == HOPPER_NARROW &&
+                   hopper_whole_tiles(HOPPER_NARROW, 32, 132, 14336, H200_BANDWIDTH) == 0,
                "hopper: step 8 takes 64 x 64 tiles at 16 x 4096 x 4096, 64 x 128 at 256 x 4096 x 14336, 128 x 128 "
                "at 256 x 8192 x 8192, 64 x 192 at 256 x 6144 x 4096, split 128 x 256 at 256 x 8192 x 28672 and "
-               "split 64 x 128 at 16 x 2048 x 8192");
+               "split 64 x 128 at 16 x 2048 x 8192; at 16 x 4096 x 14336 whole 64 x 64 on an H100, split 64 x 128 "
+               "on an H200");
     int most = HOPPER_SWAP ? 66 : 33;   /* a quarter of the SMs' worth; with the roles swapped (tf32), half */
-    expect(hopper_whole_tiles(HOPPER_NARROW, 16, 132, 14336) == 0 &&
-               hopper_whole_tiles(HOPPER_NARROW, 16, 132, 1024) == 16 &&
-               hopper_whole_tiles(HOPPER_NARROW, most, 132, 65536) == 0 &&
-               hopper_whole_tiles(HOPPER_NARROW, most + 1, 132, 65536) == most + 1,
-           "hopper: step 8 splits 64-row tiles that take long to read, at most a quarter of the SMs' worth (tf32 "
-           "with B as stored: half)");
+    expect(hopper_whole_tiles(HOPPER_NARROW, 16, 132, 14336, H100_BANDWIDTH) == 0 &&
+               hopper_whole_tiles(HOPPER_NARROW, 16, 132, 1024, H100_BANDWIDTH) == 16 &&
+               hopper_whole_tiles(HOPPER_NARROW, most, 132, 65536, H100_BANDWIDTH) == 0 &&
+               hopper_whole_tiles(HOPPER_NARROW, most + 1, 132, 65536, H100_BANDWIDTH) == most + 1 &&
+               hopper_whole_tiles(HOPPER_NARROW, 66, 132, 65536, H200_BANDWIDTH) == 0 &&
+               hopper_whole_tiles(HOPPER_NARROW, 67, 132, 65536, H200_BANDWIDTH) == 67,
+           "hopper: step 8 splits 64-row tiles that take long to read, at most a quarter of the SMs' worth on an "
+           "H100 (tf32 with B as stored: half), half on an H200's faster memory");
 }
 
 /* Step 6's last round: on a few counts of tiles, slabs and clusters, every slab of every tile of the round is in
@@ -4155,18 +4178,20 @@ static void test_pieces(void)
     expect(covered_once, "hopper: every slab of a split last round is in exactly one piece");
     expect(slots_match, "hopper: the slots gathered for a tile of the last round are exactly its pieces'");
     bool fast = HOPPER_RATED[TYPE_PAIR] > 1000;   /* int8: a tile at K = 4096 saves under 2 x HOPPER_SPLIT_SECONDS */
-    expect(hopper_whole_tiles(HOPPER_SPLIT, 2048, 66, 4096) == (fast ? 2048 : 2046) &&
-               hopper_whole_tiles(HOPPER_SPLIT, 1020, 66, 16384) == 990 &&
-               hopper_whole_tiles(HOPPER_SPLIT, 1024, 66, 16384) == 1024 &&
-               hopper_whole_tiles(HOPPER_SPLIT, 16, 66, 16384) == 16 &&
-               hopper_whole_tiles(HOPPER_SPLIT, 1020, 66, 256) == 1020 &&
-               hopper_whole_tiles(HOPPER_PERSISTENT, 2048, 66, 16384) == 2048,
+    expect(hopper_whole_tiles(HOPPER_SPLIT, 2048, 66, 4096, H100_BANDWIDTH) == (fast ? 2048 : 2046) &&
+               hopper_whole_tiles(HOPPER_SPLIT, 1020, 66, 16384, H100_BANDWIDTH) == 990 &&
+               hopper_whole_tiles(HOPPER_SPLIT, 1024, 66, 16384, H100_BANDWIDTH) == 1024 &&
+               hopper_whole_tiles(HOPPER_SPLIT, 16, 66, 16384, H100_BANDWIDTH) == 16 &&
+               hopper_whole_tiles(HOPPER_SPLIT, 1020, 66, 256, H100_BANDWIDTH) == 1020 &&
+               hopper_whole_tiles(HOPPER_PERSISTENT, 2048, 66, 16384, H100_BANDWIDTH) == 2048,
            "hopper: step 6 splits a last round of at most half the clusters' long tiles after a whole round, no other");
-    expect(hopper_whole_tiles(HOPPER_FILL, 16, 66, 65536) == 0 && hopper_whole_tiles(HOPPER_FILL, 33, 66, 65536) == 0 &&
-               hopper_whole_tiles(HOPPER_FILL, 34, 66, 65536) == 34 &&
-               hopper_whole_tiles(HOPPER_FILL, 16, 66, 1024) == 16 &&
-               hopper_whole_tiles(HOPPER_FILL, 1020, 66, 16384) == 990 &&
-               hopper_whole_tiles(HOPPER_FILL, 2048, 66, 8192) == hopper_whole_tiles(HOPPER_SPLIT, 2048, 66, 8192),
+    expect(hopper_whole_tiles(HOPPER_FILL, 16, 66, 65536, H100_BANDWIDTH) == 0 &&
+               hopper_whole_tiles(HOPPER_FILL, 33, 66, 65536, H100_BANDWIDTH) == 0 &&
+               hopper_whole_tiles(HOPPER_FILL, 34, 66, 65536, H100_BANDWIDTH) == 34 &&
+               hopper_whole_tiles(HOPPER_FILL, 16, 66, 1024, H100_BANDWIDTH) == 16 &&
+               hopper_whole_tiles(HOPPER_FILL, 1020, 66, 16384, H100_BANDWIDTH) == 990 &&
+               hopper_whole_tiles(HOPPER_FILL, 2048, 66, 8192, H100_BANDWIDTH) ==
+                   hopper_whole_tiles(HOPPER_SPLIT, 2048, 66, 8192, H100_BANDWIDTH),
            "hopper: step 7 also splits every tile when there are at most half as many as clusters, each long enough");
 }
 
