@@ -95,7 +95,7 @@ endif
 # per kernel build, so it is silenced.
 NVCCFLAGS := -O3 -std=c++17 -lineinfo --threads 0 -Xcompiler -Wall,-Wextra \
              -Xptxas -suppress-async-bulk-multicast-advisory-warning $(GENCODE) $(CONFIG)
-LDLIBS := -lcublas
+LDLIBS := -lcublas -lpthread   # pthread: the input fill ("Inputs"); in libc since glibc 2.34, not before
 
 .PHONY: all run test gpu-test bench steps suite clean print-nvccflags print-gencode
 all: $(BIN)

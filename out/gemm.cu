@@ -7,7 +7,7 @@
  *
  * Build  make [TYPE=F16_IN_F32_OUT] [MNK=16x16x16] [TRANSPOSE_A=0] [TRANSPOSE_B=0] [ARCH=90]
  *        for ARCH=90 that is, warning flags aside:
- *        nvcc -O3 -std=c++17 -lineinfo -gencode arch=compute_90,code=sm_90 -o out/gemm out/gemm.cu -lcublas
+ *        nvcc -O3 -std=c++17 -lineinfo -gencode arch=compute_90,code=sm_90 -o out/gemm out/gemm.cu -lcublas -lpthread
  * Run    out/gemm [options] [M N K]   (out/gemm --help lists the options)
  *
  * Kernels
@@ -115,6 +115,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -132,7 +133,7 @@
 #include <mma.h>
 
 namespace wmma = nvcuda::wmma;
-#line 379 "gemm.md"
+#line 380 "gemm.md"
 #define EXIT_VERIFY_FAILED 1
 #define EXIT_USAGE 2
 #define EXIT_NO_GPU 3
@@ -150,7 +151,7 @@ static void die(int status, const char *format, ...)
     va_end(args);
     exit(status);
 }
-#line 405 "gemm.md"
+#line 406 "gemm.md"
 static void cuda_failed(const char *call, cudaError_t status,
                         const char *file, int line)
 {
@@ -175,7 +176,7 @@ static void cuda_failed(const char *call, cudaError_t status,
                 #call, cublasGetStatusString(check_status_));                \
     } while (0)
 /* ==== What each type pair means in C ==== */
-#line 457 "gemm.md"
+#line 458 "gemm.md"
 /* TYPE_PAIR, the row of every per-type table (macros, so that #if can compare them too) */
 #define PAIR_F16_IN_F32_OUT 0
 #define PAIR_F16_IN_OUT 1
@@ -197,7 +198,7 @@ typedef double exact_t;
 #define INPUT_FROM_FLOAT(x) __float2half_rn(x)
 #define ACCUM_TO_DOUBLE(x) ((double)(x))
 #define ACCUM_FROM_FLOAT(x) ((float)(x))
-#line 485 "gemm.md"
+#line 486 "gemm.md"
 #elif defined(F16_IN_OUT)
 #define TYPE_PAIR PAIR_F16_IN_OUT
 #define TYPE_NAME "F16_IN_OUT"
@@ -272,13 +273,13 @@ typedef double input_t, frag_t, accum_t, scalar_t, exact_t;
 #define ACCUM_TO_DOUBLE(x) ((double)(x))
 #define ACCUM_FROM_FLOAT(x) ((double)(x))
 #endif
-#line 567 "gemm.md"
+#line 568 "gemm.md"
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < MIN_CC * 10
 #error "this type pair needs a newer GPU than one this build is for: bf16, tf32 and f64 need sm_80 (drop 75 from ARCH)"
 #endif
 
 #define RATE_UNIT (IS_INTEGER ? "TOP/s" : "TFLOP/s")
-#line 579 "gemm.md"
+#line 580 "gemm.md"
 #if defined(MNK_16x16x16)
 #define FRAG_M 16
 #define FRAG_N 16
@@ -310,7 +311,7 @@ typedef double input_t, frag_t, accum_t, scalar_t, exact_t;
 #define SHAPE_NAME "8x8x4"
 #define PTX_SHAPE "m8n8k4"
 #endif
-#line 623 "gemm.md"
+#line 624 "gemm.md"
 __host__ __device__ static inline float tf32_round(float value)
 {
     uint32_t bits;
@@ -322,7 +323,7 @@ __host__ __device__ static inline float tf32_round(float value)
     memcpy(&value, &bits, sizeof value);
     return value;
 }
-#line 640 "gemm.md"
+#line 641 "gemm.md"
 __host__ __device__ static inline float tf32_truncate(float value)
 {
     uint32_t bits;
@@ -333,13 +334,13 @@ __host__ __device__ static inline float tf32_truncate(float value)
     return value;
 }
 /* ==== Matrices in memory ==== */
-#line 678 "gemm.md"
+#line 679 "gemm.md"
 template <int TRANSPOSED> struct Layout { typedef wmma::row_major type; };
 template <> struct Layout<1> { typedef wmma::col_major type; };
 
 typedef Layout<TRANSPOSE_A>::type layout_a;   /* 1: stored K x M, rows of length M */
 typedef Layout<TRANSPOSE_B>::type layout_b;   /* 1: stored N x K, rows of length K */
-#line 710 "gemm.md"
+#line 711 "gemm.md"
 #define ROUND_UP(value, multiple) ((((value) + (multiple) - 1) / (multiple)) * (multiple))
 
 static void pad_matrix(void *padded, const void *source, size_t rows, size_t cols,
@@ -365,7 +366,7 @@ static void extract_matrix(void *destination, const void *padded, size_t rows,
                (const char *)padded + row * cols_padded * element_size,
                cols * element_size);
 }
-#line 743 "gemm.md"
+#line 744 "gemm.md"
 typedef struct {
     int m, n, k;                          /* the problem as asked */
     int m_padded, n_padded, k_padded;     /* rounded up to the block tile */
@@ -393,7 +394,7 @@ static Shape make_shape(int m, int n, int k, int multiple_m, int multiple_n,
     shape.cols_b_padded = TRANSPOSE_B ? shape.k_padded : shape.n_padded;
     return shape;
 }
-#line 778 "gemm.md"
+#line 779 "gemm.md"
 __host__ __device__ constexpr size_t element_index(bool transposed, int row, int col, int ld)
 {
     return transposed ? (size_t)col * ld + row : (size_t)row * ld + col;
@@ -409,16 +410,16 @@ __host__ __device__ constexpr size_t b_index(int kk, int j, int ld)
     return element_index(TRANSPOSE_B, kk, j, ld);
 }
 /* ==== The naive kernel: one warp per output tile ==== */
-#line 802 "gemm.md"
+#line 803 "gemm.md"
 typedef wmma::fragment<wmma::matrix_a, FRAG_M, FRAG_N, FRAG_K, frag_t, layout_a> fragment_a;
 typedef wmma::fragment<wmma::matrix_b, FRAG_M, FRAG_N, FRAG_K, frag_t, layout_b> fragment_b;
 typedef wmma::fragment<wmma::accumulator, FRAG_M, FRAG_N, FRAG_K, accum_t> fragment_c;
-#line 815 "gemm.md"
+#line 816 "gemm.md"
 #define FRAG_ROW_A (TRANSPOSE_A ? FRAG_M : FRAG_K)
 #define FRAG_ROWS_A (TRANSPOSE_A ? FRAG_K : FRAG_M)
 #define FRAG_ROW_B (TRANSPOSE_B ? FRAG_K : FRAG_N)
 #define FRAG_ROWS_B (TRANSPOSE_B ? FRAG_N : FRAG_K)
-#line 831 "gemm.md"
+#line 832 "gemm.md"
 /* Smallest leading dimension (in elements) that holds `cols` and is a multiple of 32 bytes: staging buffers placed
    one after another then each start 32-byte aligned (rule 1), not only 16 (rule 2). */
 #define ALIGNED_LD(cols, type) ROUND_UP((cols), 32 / sizeof(type))
@@ -438,7 +439,7 @@ __device__ static inline void load_fragment(Fragment &fragment, const input_t *s
         __syncwarp();   /* every lane has its copy before the buffer is reused */
     }
 }
-#line 857 "gemm.md"
+#line 858 "gemm.md"
 template <typename Fragment>
 __device__ static inline void round_fragment(Fragment &fragment)
 {
@@ -449,7 +450,7 @@ __device__ static inline void round_fragment(Fragment &fragment)
     (void)fragment;
 #endif
 }
-#line 890 "gemm.md"
+#line 891 "gemm.md"
 #define ACCUM_ZERO ACCUM_FROM_FLOAT(0.0f)
 
 __device__ static inline float scale_accumulator(float alpha, float acc, float beta, float old)
@@ -471,7 +472,7 @@ __device__ static inline int scale_accumulator(int alpha, int acc, int beta, int
 {
     return (int)((unsigned)alpha * (unsigned)acc + (unsigned)beta * (unsigned)old);   /* modulo 2^32 */
 }
-#line 922 "gemm.md"
+#line 923 "gemm.md"
 #define NAIVE_WARPS 4
 #define STAGED_A_ELEMS (FRAG_ROWS_A * ALIGNED_LD(FRAG_ROW_A, input_t))
 #define STAGED_B_ELEMS (FRAG_ROWS_B * ALIGNED_LD(FRAG_ROW_B, input_t))
@@ -514,7 +515,7 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
     }
 }
 /* ==== How fast can the tensor cores go? ==== */
-#line 979 "gemm.md"
+#line 980 "gemm.md"
 #define PEAK_CHAINS 8
 #define PEAK_WARPS 8
 #define PEAK_LD 64   /* elements per row of the peak operands: a multiple of 16 bytes for every type */
@@ -544,7 +545,7 @@ d_peak(const input_t *a, const input_t *b, accum_t *c, int iterations)
     wmma::store_matrix_sync(c + (size_t)warp * FRAG_M * FRAG_N, acc[0], FRAG_N, wmma::mem_row_major);
 }
 /* ==== d_gemm: the tiled kernel ==== */
-#line 1048 "gemm.md"
+#line 1049 "gemm.md"
 /* The steps of d_gemm, in the order this chapter teaches them; each is the one before plus one mechanism. */
 enum {
     STEP_SHARED_TILE = 1,   /* block tiles in shared memory, one fragment per warp */
@@ -557,7 +558,7 @@ enum {
     LAST_STEP = STEP_ROW_STORES
 };
 #define GROUP_ROWS 8        /* step 6: rows of block tiles per group */
-#line 1085 "gemm.md"
+#line 1086 "gemm.md"
 /* One tile configuration: a row of tile_table (Tile sizes per GPU, after the steps). */
 typedef struct {
     int family;                     /* which type pairs it is for (tile_family) */
@@ -572,7 +573,7 @@ typedef struct {
 
 __host__ __device__ constexpr Tile tile_row(int index);   /* defined with the table */
 __host__ __device__ constexpr int tile_count(void);       /* rows of this type pair */
-#line 1129 "gemm.md"
+#line 1130 "gemm.md"
 #define TILE_TRANSPOSE_A (IS_INTEGER ? 0 : TRANSPOSE_A)   /* int8: A as M x K */
 #define TILE_TRANSPOSE_B (IS_INTEGER ? 1 : TRANSPOSE_B)   /* int8: B as N x K */
 #define PRETRANSPOSE_A (TILE_TRANSPOSE_A != TRANSPOSE_A)
@@ -585,7 +586,7 @@ typedef wmma::fragment<wmma::matrix_a, FRAG_M, FRAG_N, FRAG_K, frag_t, Layout<TI
 typedef wmma::fragment<wmma::matrix_b, FRAG_M, FRAG_N, FRAG_K, frag_t, Layout<TILE_TRANSPOSE_B>::type> tile_fragment_b;
 #define TILE_FRAG_ROW_A (TILE_TRANSPOSE_A ? FRAG_M : FRAG_K)   /* a fragment's extent along a stored row */
 #define TILE_FRAG_ROW_B (TILE_TRANSPOSE_B ? FRAG_K : FRAG_N)
-#line 1170 "gemm.md"
+#line 1171 "gemm.md"
 /* Offset of element (row, col) of a slab `rows` high, cut into panels `panel` elements wide with rows
    `ld` apart. */
 __host__ __device__ constexpr int tile_offset(int row, int col, int rows, int panel, int ld)
@@ -624,7 +625,7 @@ __host__ __device__ constexpr int b_offset(Slab b, int kk, int j)
 {
     return TILE_TRANSPOSE_B ? tile_offset(j, kk, b.rows, b.panel, b.ld) : tile_offset(kk, j, b.rows, b.panel, b.ld);
 }
-#line 1215 "gemm.md"
+#line 1216 "gemm.md"
 typedef struct {
     int block_m, block_n, block_k, warps_n, stages, in_flight, cluster;   /* from the table */
     int threads, warp_tile_m, warp_tile_n, frags_m, frags_n;
@@ -639,13 +640,13 @@ typedef struct {
 /* Row `index` of the tile table as step `step` of the kernel uses it (d_gemm itself: LAST_STEP); defined
    with the kernel, assembled. */
 __host__ __device__ constexpr TileGeometry tile_geometry(int index, int step = LAST_STEP);
-#line 1240 "gemm.md"
+#line 1241 "gemm.md"
 #define CHUNK_ELEMS (16 / (int)sizeof(input_t))   /* elements per chunk */
 
 /* One 16-byte chunk from global to shared memory; with ASYNC (step 3 on) the thread does not wait. */
 template <bool ASYNC>
 __device__ static inline void copy_chunk(void *shared_destination, const void *global_source);   /* step 3 */
-#line 1258 "gemm.md"
+#line 1259 "gemm.md"
 /* One thread's share of copying one operand: where its first chunk of slab 0 comes from, where it goes. */
 typedef struct {
     const input_t *source;   /* in global memory, slab 0 */
@@ -664,7 +665,7 @@ __device__ static inline CopyPlan copy_plan(const input_t *operand, int ld, Slab
     CopyPlan plan = {operand + (size_t)row * ld + col, ld, tile_offset(row, col, slab.rows, slab.panel, slab.ld), row};
     return plan;
 }
-#line 1282 "gemm.md"
+#line 1283 "gemm.md"
 /* source and destination point at this thread's first chunk of the slab, which is in row `row`. */
 template <int THREADS, int ROWS, int COLS, int PANEL, int LD, bool ASYNC>
 __device__ static inline void copy_slab(input_t *destination, const input_t *source, int ld, int row)
@@ -708,7 +709,7 @@ __device__ static inline void load_stage(input_t *a_tile, input_t *b_tile, const
         b_tile + b_plan->offset, b_plan->source + element_index(TILE_TRANSPOSE_B, k0, 0, b_plan->ld), b_plan->ld,
         b_plan->row);
 }
-#line 1341 "gemm.md"
+#line 1342 "gemm.md"
 __device__ static inline void load_shared_a(tile_fragment_a &fragment, const input_t *pointer, unsigned ldm);
 __device__ static inline void load_shared_b(tile_fragment_b &fragment, const input_t *pointer, unsigned ldm);
 
@@ -734,7 +735,7 @@ __device__ static inline void multiply_stage(fragment_c (&acc)[tile_geometry(TIL
                 wmma::mma_sync(acc[i][j], a_frag[i], b_frag[j], acc[i][j]);
     }
 }
-#line 1409 "gemm.md"
+#line 1410 "gemm.md"
 /* The 32-bit shared-memory address that PTX instructions naming .shared take. */
 __device__ static inline unsigned shared_address(const void *pointer)
 {
@@ -754,7 +755,7 @@ __device__ static inline void copy_chunk(void *shared_destination, const void *g
 #endif
     *(uint4 *)shared_destination = *(const uint4 *)global_source;
 }
-#line 1450 "gemm.md"
+#line 1451 "gemm.md"
 __device__ static inline void barrier_init(unsigned long long *barrier, unsigned count)
 {
 #if __CUDA_ARCH__ >= 800
@@ -769,10 +770,10 @@ __device__ static inline void barrier_arrive_on_copies(unsigned long long *barri
     asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(shared_address(barrier)) : "memory");
 #endif
 }
-#line 1471 "gemm.md"
+#line 1472 "gemm.md"
 /* One arrival on the barrier at this offset in every block of the cluster (before sm_90: in this block). */
 __device__ static inline void barrier_arrive(unsigned long long *barrier, int cluster);   /* defined in step 5 */
-#line 1479 "gemm.md"
+#line 1480 "gemm.md"
 /* Waits until phase number `use` of the barrier has completed. */
 #if __CUDA_ARCH__ >= 900
 #define BARRIER_TEST "mbarrier.try_wait.parity.shared::cta.b64"
@@ -791,7 +792,7 @@ __device__ static inline void barrier_wait(unsigned long long *barrier, int use)
     __syncthreads();
 #endif
 }
-#line 1589 "gemm.md"
+#line 1590 "gemm.md"
 #if __CUDA_ARCH__ >= 900
 #define USE_TMA 1   /* slabs by the TMA, A shared by the cluster */
 #else
@@ -850,7 +851,7 @@ __device__ static inline unsigned cluster_rank(void)
 #endif
     return rank;
 }
-#line 1666 "gemm.md"
+#line 1667 "gemm.md"
 #define OVER_READ 16   /* bytes a box's rows read past their panel, into the padding: allocated past each operand */
 
 /* Copies a box of the tensor to shared memory, to the same offset in every block of mask (0: this block
@@ -902,7 +903,7 @@ __device__ static inline void load_stage_tensor(input_t *a_tile, input_t *b_tile
     if (with_b)
         copy_tensor(b_tile, b_map, b_row, b_panel, full, 0);
 }
-#line 1739 "gemm.md"
+#line 1740 "gemm.md"
 /* Block `block` of the grid takes block tile (block_row, block_col) of a blocks_m x blocks_n grid of them,
    in groups of `group_rows` rows; clusters of `cluster` blocks take neighbours along N. */
 __device__ static inline void block_position(int block, int cluster, int group_rows, int blocks_m, int blocks_n,
@@ -915,7 +916,7 @@ __device__ static inline void block_position(int block, int cluster, int group_r
     *block_row = first_row + in_group % rows_in_group;
     *block_col = in_group / rows_in_group * cluster + block % cluster;
 }
-#line 1772 "gemm.md"
+#line 1773 "gemm.md"
 #define C_VECTOR (16 / sizeof(accum_t))   /* accumulator elements per 16 bytes */
 
 typedef union {
@@ -967,7 +968,7 @@ __device__ static inline void store_tile(fragment_c (&acc)[tile_geometry(TILE, S
         __syncwarp();   /* the staging area is rewritten for the next row of fragments */
     }
 }
-#line 1838 "gemm.md"
+#line 1839 "gemm.md"
 /* What the loop's producer side needs: where the slabs go, how their arrival is counted, where they come from. */
 typedef struct {
     input_t *a_tiles, *b_tiles;         /* `stages` slabs of each */
@@ -1010,7 +1011,7 @@ __device__ static inline void release_slab(unsigned long long *empty, int cluste
     if (threadIdx.x % 32 == 0)
         barrier_arrive(empty, cluster);
 }
-#line 1888 "gemm.md"
+#line 1889 "gemm.md"
 /* Row `index` of the tile table as step `step` of the kernel uses it: each mechanism on from its step. */
 __host__ __device__ constexpr TileGeometry tile_geometry(int index, int step)
 {
@@ -1058,7 +1059,7 @@ __host__ __device__ constexpr TileGeometry tile_geometry(int index, int step)
     tile.shared_bytes = tile.barrier_offset + (tile.b_by_threads ? 3 : 2) * row.stages * (int)sizeof(unsigned long long);
     return tile;
 }
-#line 1940 "gemm.md"
+#line 1941 "gemm.md"
 /* The tensor maps are const __grid_constant__ parameters: read-only and left in the kernel's parameter memory, so
    the TMA may be given their address (CUDA C++ Programming Guide, "__grid_constant__"). */
 template <int TILE, int STEP>
@@ -1115,7 +1116,7 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
             __syncthreads();   /* the barriers are ready before anyone copies or arrives */
         }
     }
-#line 2003 "gemm.md"
+#line 2004 "gemm.md"
     int k_tiles = shape.k_padded / tile.block_k;
     if (tile.pipelined) {
         for (int k_tile = -prefetch; k_tile < k_tiles; k_tile++) {
@@ -1146,7 +1147,7 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
     if (tma)
         cluster_sync();   /* the other blocks may still arrive on our barriers: stay until they are done */
 }
-#line 2055 "gemm.md"
+#line 2056 "gemm.md"
 /* The wmma.load instruction for a matrix ("a" or "b") in a layout ("row" or "col"), from shared memory. */
 #define PTX_LOAD(matrix, layout) "wmma.load." matrix ".sync.aligned." layout "." PTX_SHAPE ".shared." PTX_TYPE
 
@@ -1195,7 +1196,7 @@ __device__ static inline void load_shared_b(tile_fragment_b &fragment, const inp
     wmma::load_matrix_sync(fragment, pointer, ldm);
 #endif
 }
-#line 2117 "gemm.md"
+#line 2118 "gemm.md"
 #if IS_INTEGER
 #define TRANSPOSE_ROWS 64    /* K per tile */
 #define TRANSPOSE_COLS 128   /* M or N per tile */
@@ -1255,7 +1256,7 @@ static void transpose_on_gpu(const input_t *in, input_t *out, int rows, int cols
     CHECK_LAUNCH();
 }
 #endif
-#line 2181 "gemm.md"
+#line 2182 "gemm.md"
 #if PREROUND
 __global__ void d_round_tf32(const float *__restrict__ in, float *__restrict__ out, size_t count)
 {
@@ -1270,7 +1271,7 @@ static void round_on_gpu(const input_t *in, input_t *out, int rows, int cols)
     CHECK_LAUNCH();
 }
 #endif
-#line 2227 "gemm.md"
+#line 2228 "gemm.md"
 enum { TILES_16BIT, TILES_HALF_ACC, TILES_INT8, TILES_TF32, TILES_F64 };
 
 /* Row `row` of the table; family -1 past the end. Largest first: the host takes the first
@@ -1309,7 +1310,7 @@ __host__ __device__ constexpr int tile_family(int type_pair)
     return families[type_pair];
 }
 #define TILE_FAMILY tile_family(TYPE_PAIR)
-#line 2271 "gemm.md"
+#line 2272 "gemm.md"
 __host__ __device__ constexpr int tile_count(void)
 {
     int count = 0;
@@ -1333,7 +1334,7 @@ static_assert(TILES >= 1 && TILES <= 4, "every type pair has one to four tile co
 static_assert(tiles_suit_transposition(), "block tiles must be whole transposition tiles");
 #endif
 /* ==== Verification ==== */
-#line 2342 "gemm.md"
+#line 2343 "gemm.md"
 #define INPUT_TO_EXACT(x) (IS_INTEGER ? (exact_t)(x) : (exact_t)INPUT_TO_DOUBLE(x))
 #define ACCUM_TO_EXACT(x) (IS_INTEGER ? (exact_t)(x) : (exact_t)ACCUM_TO_DOUBLE(x))
 
@@ -1347,7 +1348,7 @@ __host__ __device__ static inline exact_t input_exact(input_t x, bool unrounded)
     (void)unrounded;
     return INPUT_TO_EXACT(x);
 }
-#line 2389 "gemm.md"
+#line 2390 "gemm.md"
 __host__ __device__ constexpr double unit_roundoff(void)
 {
     /* in TYPE_PAIR's order:  F16_IN_F32_OUT F16_IN_OUT U8   I8   BF16_IN_F32  TF32_IN_F32  F64 */
@@ -1365,7 +1366,7 @@ __host__ __device__ static inline double error_bound(double abs_products, double
 {
     return 2.0 * unit_roundoff() * (rounding_steps(k) * abs_products + abs_beta_c) + unit_roundoff() * abs_result;
 }
-#line 2425 "gemm.md"
+#line 2426 "gemm.md"
 __host__ __device__ static inline long long scale_exact(long long alpha, long long sum, long long beta,
                                                         long long old)
 {
@@ -1416,7 +1417,7 @@ __global__ void d_gemm_reference(const input_t *a, const input_t *b, const accum
         reference_element(a, b, c_in, shape, alpha, beta, unrounded, i, j,
                           &result[(size_t)i * shape.n + j], &bound[(size_t)i * shape.n + j]);
 }
-#line 2484 "gemm.md"
+#line 2485 "gemm.md"
 typedef struct {
     long long failures;
     double worst_error, worst_bound, worst_ratio;
@@ -1447,7 +1448,7 @@ static Verdict compare_results(const accum_t *c_out, const exact_t *expected, co
     return verdict;
 }
 /* ==== The harness ==== */
-#line 2553 "gemm.md"
+#line 2554 "gemm.md"
 enum { KERNEL_FAST, KERNEL_NAIVE, KERNEL_STEP1 };   /* then step2 .. step7 (step7 is fast), hopper, hopper1 .. 8 */
 enum { VERIFY_AUTO, VERIFY_CPU, VERIFY_GPU, VERIFY_OFF };
 enum { FORMAT_TEXT, FORMAT_KV, FORMAT_CSV };
@@ -1469,7 +1470,7 @@ typedef struct {
     const char *shapes;   /* --shapes=FILE: one M N K a line, a run each */
     int cold_l2;          /* --cold-l2: evict the L2 cache before each timed run */
 } Options;
-#line 2582 "gemm.md"
+#line 2583 "gemm.md"
 static int parse_integer(const char *text, long long low, long long high, long long *value)
 {
     char *end;
@@ -1693,10 +1694,10 @@ static void print_usage(FILE *out)
             "             4 out of memory, 5 CUDA or cuBLAS error, 6 file error\n",
             TYPE_NAME, SHAPE_NAME, TRANSPOSE_A, TRANSPOSE_B, LAST_STEP, HOPPER_STEPS, MAX_PRINT_DIMENSION);
 }
-#line 2823 "gemm.md"
+#line 2826 "gemm.md"
 static uint64_t next_random(uint64_t *state)
 {
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);   /* RANDOM_STEP */
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
@@ -1714,21 +1715,62 @@ static int random_int(uint64_t *state, int low, int high)
 
 #define INT_INPUT_LOW (TYPE_PAIR == PAIR_U8_IN_I32_OUT ? 0 : -128)   /* u8 in [0, 255]; int8 in [-128, 127] */
 
+#define RANDOM_STEP 0x9e3779b97f4a7c15ull   /* what next_random adds to the state */
+#define FILL_THREADS 16
+
+typedef struct {
+    void *x;              /* input_t, or accum_t where `accum` */
+    size_t begin, end;    /* the elements this part fills */
+    uint64_t state;       /* the stream's state before its first draw */
+    bool accum;
+} FillPart;
+
+static void *fill_part(void *argument)
+{
+    const FillPart *part = (const FillPart *)argument;
+    uint64_t state = part->state + part->begin * RANDOM_STEP;   /* as after `begin` draws */
+    for (size_t e = part->begin; e < part->end; e++)
+        if (part->accum)
+            ((accum_t *)part->x)[e] = ACCUM_FROM_FLOAT(IS_INTEGER ? (float)random_int(&state, -128, 127)
+                                                                  : (float)random_uniform(&state));
+        else
+            ((input_t *)part->x)[e] = INPUT_FROM_FLOAT(IS_INTEGER ? (float)random_int(&state, INT_INPUT_LOW,
+                                                                                       INT_INPUT_LOW + 255)
+                                                                  : (float)random_uniform(&state));
+    return NULL;
+}
+
+/* Stream `stream` of `seed` into x[0 .. count): in FILL_THREADS parts from 65,536 elements on, a part the
+   calling thread's where a thread cannot start. */
+static void fill_random(void *x, size_t count, uint64_t seed, uint64_t stream, bool accum)
+{
+    int parts = count < ((size_t)1 << 16) ? 1 : FILL_THREADS;
+    FillPart part[FILL_THREADS];
+    pthread_t thread[FILL_THREADS];
+    bool started[FILL_THREADS] = {false};
+    for (int p = 0; p < parts; p++) {
+        FillPart one = {x, count * p / parts, count * (p + 1) / parts, seed * 0x2545f4914f6cdd1dull + stream, accum};
+        part[p] = one;
+        started[p] = p > 0 && pthread_create(&thread[p], NULL, fill_part, &part[p]) == 0;
+    }
+    for (int p = 0; p < parts; p++)
+        if (!started[p])
+            fill_part(&part[p]);
+    for (int p = 0; p < parts; p++)
+        if (started[p])
+            pthread_join(thread[p], NULL);
+}
+
 static void fill_input(input_t *x, size_t count, uint64_t seed, uint64_t stream)
 {
-    uint64_t state = seed * 0x2545f4914f6cdd1dull + stream;
-    for (size_t e = 0; e < count; e++)
-        x[e] = INPUT_FROM_FLOAT(IS_INTEGER ? (float)random_int(&state, INT_INPUT_LOW, INT_INPUT_LOW + 255)
-                                           : (float)random_uniform(&state));
+    fill_random(x, count, seed, stream, false);
 }
 
 static void fill_accum(accum_t *x, size_t count, uint64_t seed, uint64_t stream)
 {
-    uint64_t state = seed * 0x2545f4914f6cdd1dull + stream;
-    for (size_t e = 0; e < count; e++)
-        x[e] = ACCUM_FROM_FLOAT(IS_INTEGER ? (float)random_int(&state, -128, 127) : (float)random_uniform(&state));
+    fill_random(x, count, seed, stream, true);
 }
-#line 2874 "gemm.md"
+#line 2918 "gemm.md"
 /* Every step of d_gemm for each tile configuration of this type pair; NULL past the last configuration, and
    for the steps before the last in a build without them (WITH_STEPS 0). */
 #define STEP_BUILT(step) (WITH_STEPS || (step) == LAST_STEP)
@@ -1826,7 +1868,7 @@ static void select_gpu(Gpu *gpu, const Options *options)
     if (shared_bytes <= (int)gpu->properties.sharedMemPerBlockOptin)
         CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
 }
-#line 2982 "gemm.md"
+#line 3025 "gemm.md"
 static void *allocate(size_t bytes, const char *what)
 {
     void *memory = malloc(bytes > 0 ? bytes : 1);
@@ -1843,7 +1885,7 @@ static void check_device_memory(double bytes_needed)
         die(EXIT_NO_MEMORY, "this run needs %.2f GiB of device memory; %.2f GiB of %.2f GiB are free",
             bytes_needed / 0x1p30, free_bytes / 0x1p30, total_bytes / 0x1p30);
 }
-#line 3014 "gemm.md"
+#line 3057 "gemm.md"
 typedef struct {
     double median_ms, min_ms;
 } Timing;
@@ -1895,7 +1937,7 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
     free(times);
     return timing;
 }
-#line 3080 "gemm.md"
+#line 3123 "gemm.md"
 typedef struct {
     Shape shape;
     int kernel;
@@ -1924,7 +1966,7 @@ static int hopper_kind(int kernel, int m, int n, int k, int sms, double bandwidt
 static TileGeometry hopper_geometry(int step);
 static void setup_hopper(Run *run);
 static void launch_hopper(const Run *run);
-#line 3114 "gemm.md"
+#line 3157 "gemm.md"
 /* A tiled operand stored as rows x ld, viewed as panels: (element of the row, row, panel), panels `panel`
    elements apart. A box is box_panels panels of box_rows rows, each row ld_shared long: past the panel it
    reads the row's next elements into the padding, up to OVER_READ bytes past the operand's end. */
@@ -1965,7 +2007,7 @@ static void make_tensor_maps(Run *run)
                     TILE_TRANSPOSE_B ? shape->k_padded : shape->n_padded, tile.b.panel, tile.b.ld, tile.b.rows,
                     tile.b.panels, CU_TENSOR_MAP_SWIZZLE_NONE);
 }
-#line 3161 "gemm.md"
+#line 3204 "gemm.md"
 /* d_gemm's operands as it reads them: int8 operands stored the other way transposed, tf32 operands rounded. */
 static void prepare_operands(const Run *run)
 {
@@ -2014,7 +2056,7 @@ static void launch_gemm(const void *context)
     }
     CHECK_LAUNCH();
 }
-#line 3222 "gemm.md"
+#line 3265 "gemm.md"
 typedef struct {
     int available;                  /* cuBLAS has no unsigned int8 GEMM */
     cudaDataType input, output;     /* of A and B, of C */
@@ -2033,7 +2075,7 @@ static const CublasTypes CUBLAS_TYPES[] = {
     {1,           CUDA_R_64F,  CUDA_R_64F, CUBLAS_COMPUTE_64F},            /* F64_IN_OUT */
 };
 #define HAS_CUBLAS (CUBLAS_TYPES[TYPE_PAIR].available)
-#line 3243 "gemm.md"
+#line 3286 "gemm.md"
 typedef struct {
     Run run;
     cublasHandle_t handle;
@@ -2053,7 +2095,7 @@ static void launch_cublas(const void *context)
                                   cublas->run.c, types.output, shape->n_padded, types.compute,
                                   CUBLAS_GEMM_DEFAULT);
 }
-#line 3274 "gemm.md"
+#line 3317 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -2080,7 +2122,7 @@ static void write_npy(const char *prefix, const char *name, const char *descr, c
         die(EXIT_IO_ERROR, "cannot write %s: %s", path, strerror(saved));
     }
 }
-#line 3307 "gemm.md"
+#line 3350 "gemm.md"
 typedef struct {
     const char *input, *accum;   /* NumPy's type strings for A and B, and for C */
     int widen;                   /* 1: NumPy has no such type; A and B are widened, exactly, to float32 */
@@ -2116,7 +2158,7 @@ static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, 
         free(widened);
     }
 }
-#line 3351 "gemm.md"
+#line 3394 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -2211,7 +2253,7 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 3453 "gemm.md"
+#line 3496 "gemm.md"
 typedef struct {
     Shape shape;
     int verify;                                          /* VERIFY_CPU, VERIFY_GPU or VERIFY_OFF */
@@ -2234,7 +2276,7 @@ static double milliseconds_since(double start)
 {
     return (seconds_now() - start) * 1e3;
 }
-#line 3481 "gemm.md"
+#line 3524 "gemm.md"
 static Shape gemm_shape(int m, int n, int k, int tile_index, int hopper)   /* hopper: Run's */
 {
     if (hopper)
@@ -2269,7 +2311,7 @@ static void plan_memory(Gemm *gemm, const Options *options, const Gpu *gpu)
                         (options->cold_l2 ? 2.0 * gpu->properties.l2CacheSize : 0.0) +
                         (gemm->verify == VERIFY_GPU ? (double)gemm->count_c * (sizeof(exact_t) + sizeof(double)) : 0.0));
 }
-#line 3521 "gemm.md"
+#line 3564 "gemm.md"
 static void make_inputs(Gemm *gemm, const Options *options)
 {
     gemm->a = (input_t *)allocate(gemm->count_a * sizeof(input_t), "A");
@@ -2284,7 +2326,7 @@ static void make_inputs(Gemm *gemm, const Options *options)
         write_npy(options->dump_prefix, "C_in", NPY_ACCUM, gemm->c_in, gemm->shape.m, gemm->shape.n, sizeof(accum_t));
     }
 }
-#line 3541 "gemm.md"
+#line 3584 "gemm.md"
 static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2329,7 +2371,7 @@ static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
     CHECK_CUDA(cudaMemcpy(run->c, gemm->c_padded, gemm->bytes_c_padded, cudaMemcpyHostToDevice));
     gemm->h2d_ms = milliseconds_since(start);
 }
-#line 3592 "gemm.md"
+#line 3635 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -2362,7 +2404,7 @@ static void compute_reference(Gemm *gemm)
         reference_gpu(run, (exact_t)run->alpha, (exact_t)run->beta, gemm->expected, gemm->bound);
     gemm->reference_ms = milliseconds_since(start);
 }
-#line 3631 "gemm.md"
+#line 3674 "gemm.md"
 static void run_once_and_check(Gemm *gemm, const Options *options)
 {
     const Shape *shape = &gemm->shape;
@@ -2379,7 +2421,7 @@ static void run_once_and_check(Gemm *gemm, const Options *options)
     if (options->dump_prefix)
         write_npy(options->dump_prefix, "C_out", NPY_ACCUM, gemm->c_out, shape->m, shape->n, sizeof(accum_t));
 }
-#line 3654 "gemm.md"
+#line 3697 "gemm.md"
 static void time_cublas(Gemm *gemm, const Options *options, const Eviction *evict);
 
 static void time_kernels(Gemm *gemm, const Options *options)
@@ -2416,7 +2458,7 @@ static void time_cublas(Gemm *gemm, const Options *options, const Eviction *evic
     CHECK_CUBLAS(cublasDestroy(cublas.handle));
     CHECK_CUDA(cudaFree(cublas.run.c));
 }
-#line 3696 "gemm.md"
+#line 3739 "gemm.md"
 #define RATE(timing, operations) ((operations) / ((timing).median_ms * 1e-3) / 1e12)
 
 /* The tile and the copy path of the kernel that ran. */
@@ -2472,7 +2514,7 @@ static void report_gemm(Report *report, const Gemm *gemm, const Options *options
     };
     report_fields(report, fields, sizeof fields / sizeof fields[0]);
 }
-#line 3758 "gemm.md"
+#line 3801 "gemm.md"
 static void print_text_report(const Report *report, const Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2524,7 +2566,7 @@ static void free_gemm(Gemm *gemm)
     for (size_t h = 0; h < sizeof host / sizeof host[0]; h++)
         free(host[h]);
 }
-#line 3814 "gemm.md"
+#line 3857 "gemm.md"
 static int run_gemm(const Options *options, const Gpu *gpu)
 {
     Gemm gemm;
@@ -2551,7 +2593,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     free_gemm(&gemm);
     return gemm.verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 3850 "gemm.md"
+#line 3892 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -2610,7 +2652,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     return 0;
 }
 /* ==== main ==== */
-#line 3919 "gemm.md"
+#line 3960 "gemm.md"
 #define MAX_SHAPES 4096
 
 /* --shapes=FILE: one "M N K" a line, blank lines and # comments skipped, each checked as the command
@@ -2660,7 +2702,7 @@ static int run_shapes(const Options *options, const Gpu *gpu, int (*shapes)[3], 
     }
     return worst;
 }
-#line 3971 "gemm.md"
+#line 4012 "gemm.md"
 static int self_test(void);   /* the appendix */
 
 int main(int argc, char **argv)
@@ -2686,7 +2728,7 @@ int main(int argc, char **argv)
     return options.shapes ? run_shapes(&options, &gpu, shapes, count) : run_gemm(&options, &gpu);
 }
 /* ==== Past WMMA: Hopper's warpgroup MMA ==== */
-#line 4250 "gemm.md"
+#line 4291 "gemm.md"
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define HOPPER_BUILT 1   /* this compilation is for sm_90a: wgmma and setmaxnreg exist */
 #else
@@ -2708,7 +2750,7 @@ __device__ static inline unsigned long long operand_descriptor(const void *start
            (unsigned long long)(leading >> 4 & 0x3FFF) << 16 |
            (unsigned long long)(stride >> 4 & 0x3FFF) << 32 | 1ull << 62;
 }
-#line 4274 "gemm.md"
+#line 4315 "gemm.md"
 /* The A and B below are roles: the kernel's A (64 rows per wgmma) and B (read by descriptor). tf32 with B as
    stored swaps them (tf32: B as stored, below): C^T = B^T A^T, B in A's role and the tile stored transposed. */
 #define HOPPER_SWAP (TYPE_PAIR == PAIR_TF32_IN_F32_OUT && !TRANSPOSE_B)
@@ -2719,7 +2761,7 @@ __device__ static inline unsigned long long operand_descriptor(const void *start
 #define HOPPER_B_MN (HOPPER_B_STORED_MN && HOPPER_MN_OK)                      /* B's role read as stored */
 #define HOPPER_TRANSPOSE_A (HOPPER_A_STORED_MN && !HOPPER_A_MN)   /* A's role transposed to K-major first */
 #define HOPPER_TRANSPOSE_B (HOPPER_B_STORED_MN && !HOPPER_B_MN)   /* B's role transposed to K-major first */
-#line 4312 "gemm.md"
+#line 4353 "gemm.md"
 enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper8 (hopper8 is --kernel=hopper's step) */
     HOPPER_ONE_CONSUMER = 1,   /* wgmma on swizzled slabs; a producer and one consumer warpgroup */
     HOPPER_TWO_CONSUMERS,      /* two consumers: twice the rows per slab of B */
@@ -2748,7 +2790,7 @@ enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper8 (hopper8 is 
      : (step) > HOPPER_NARROW  ? (bool)HOPPER_WGMMA                             \
                                : WITH_STEPS || (step) == HOPPER_LAST)
 #define HOPPER_BUILT_KIND(step) (HOPPER_STEP_BUILT(step) ? (step) : HOPPER_LAST)
-#line 4346 "gemm.md"
+#line 4387 "gemm.md"
 typedef struct {
     int block_m, block_n, block_k;   /* the block tile; block_k is one 128-byte row of K */
     int consumers;                   /* warpgroups that multiply, block_m / consumers rows each */
@@ -2800,7 +2842,7 @@ __host__ __device__ constexpr HopperTile hopper_tile(int step = HOPPER_LAST)
     tile.shared_bytes = 1024 + tile.stages * (tile.a_bytes + tile.b_bytes) + 2 * tile.stages * 8;
     return tile;
 }
-#line 4403 "gemm.md"
+#line 4444 "gemm.md"
 __device__ static inline unsigned long long slab_descriptor(const unsigned char *slab, bool mn_major, int first,
                                                             int k_step)
 {
@@ -2812,7 +2854,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
     return operand_descriptor(slab + first * HOPPER_ROW + k_step * HOPPER_K * (int)sizeof(input_t), 16,
                               8 * HOPPER_ROW);
 }
-#line 4438 "gemm.md"
+#line 4479 "gemm.md"
 #define WGMMA_L16 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15"
 #define WGMMA_L32 WGMMA_L16 ", %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
 #define WGMMA_L48 WGMMA_L32 ", %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47"
@@ -2830,7 +2872,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
 #define WGMMA_D96(c, d, i) WGMMA_D64(c, d, i), WGMMA_D32(c, d, i + 64)
 #define WGMMA_D128(c, d, i) WGMMA_D64(c, d, i), WGMMA_D64(c, d, i + 64)
 #define WGMMA_SCALE_D(index) "{\n .reg .pred p;\n setp.ne.b32 p, %" #index ", 0;\n wgmma.mma_async.sync.aligned."
-#line 4461 "gemm.md"
+#line 4502 "gemm.md"
 #if TYPE_PAIR == PAIR_F16_IN_OUT
 #define WGMMA_TYPES "k16.f16.f16.f16"
 #elif TYPE_PAIR == PAIR_F16_IN_F32_OUT
@@ -2860,7 +2902,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
 /* One wgmma of 64 x n: its accumulator list and operands, and the number of the scale-d operand. */
 #define WGMMA_N(n, list, outputs, is, tail, a, b, scale) \
     asm volatile(WGMMA_SCALE_D(is) "m64n" #n WGMMA_TYPES " {" list tail : outputs : WGMMA_IN(a, b, scale))
-#line 4497 "gemm.md"
+#line 4538 "gemm.md"
 
 #if TYPE_PAIR == PAIR_F16_IN_OUT
 typedef unsigned wgmma_acc_t;   /* two halves per register: n / 4 registers */
@@ -2907,7 +2949,7 @@ __device__ static inline void wgmma(wgmma_acc_t (&d)[WGMMA_REGS * N / 256], unsi
         WGMMA_64(d, a, b, scale);
 }
 #endif
-#line 4553 "gemm.md"
+#line 4594 "gemm.md"
 #if HOPPER_BUILT
 #define HOPPER_ASM(text) asm volatile(text ::: "memory")
 #else
@@ -2934,7 +2976,7 @@ __device__ static inline void settle(float &r) { asm volatile("" : "+f"(r)::"mem
 __device__ static inline void settle(unsigned &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(int &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(double &r) { asm volatile("" : "+d"(r)::"memory"); }
-#line 4599 "gemm.md"
+#line 4640 "gemm.md"
 /* Requests the slab k_tile of an operand from row (along M or N) mn0 on, into `slab`. */
 __device__ static inline void copy_operand(void *slab, const CUtensorMap *map, bool mn_major, int mn0, int k_tile,
                                            unsigned long long *full, unsigned short mask)
@@ -2958,7 +3000,7 @@ __device__ static inline void hopper_position(int index, int rank, const Shape *
     *m0 = row * tile.cluster_m + (tile.share_a ? 0 : rank * tile.block_m);
     *n0 = col * tile.cluster_n + (tile.share_a ? rank * tile.block_n : 0);
 }
-#line 4630 "gemm.md"
+#line 4671 "gemm.md"
 /* A cluster's work, one piece at a time: slabs k_begin .. k_end - 1 of tile number `tile`. A piece is a whole
    tile, except in step 6's launch for the last round ("The last round"). */
 typedef struct {
@@ -3010,7 +3052,7 @@ __device__ static inline void produce(unsigned char *slabs, unsigned long long *
             if (done >= 0)
                 barrier_wait(&empty[done % tile.stages], done / tile.stages);
 }
-#line 4688 "gemm.md"
+#line 4729 "gemm.md"
 /* Accumulator sets per consumer thread: one per 64-row wgmma (f64: one per 16-row mma.sync of a warp's 32 rows). */
 #define HOPPER_SUBTILES(step) (HOPPER_WGMMA ? hopper_tile(step).block_m / hopper_tile(step).consumers / 64 : 2)
 #define HOPPER_RELEASERS (HOPPER_WGMMA ? 1 : 4)   /* arrivals per consumer on `empty`: one, or each warp's (f64) */
@@ -3059,7 +3101,7 @@ __device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HO
         for (int r = 0; r < HOPPER_REGS(STEP); r++)
             settle(d[sub][r]);
 }
-#line 4742 "gemm.md"
+#line 4783 "gemm.md"
 #if HOPPER_WGMMA && !HOPPER_A_REGS
 template <int STEP>
 __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HOPPER_REGS(STEP)],
@@ -3078,7 +3120,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 4776 "gemm.md"
+#line 4817 "gemm.md"
 typedef struct __align__(2 * sizeof(accum_t)) {
     accum_t value[2];
 } AccumPair;
@@ -3139,7 +3181,7 @@ __device__ static inline void store_hopper(const wgmma_acc_t (&d)[HOPPER_REGS(ST
             *destination = result;
         }
 }
-#line 4845 "gemm.md"
+#line 4886 "gemm.md"
 /* A cheaper cluster_sync for a kernel's start, after fence_barrier_init: that fence already released the barriers
    to the cluster, so the arrival can be relaxed, releasing nothing (cluster_sync's releases every earlier write);
    a release arrival cost about 0.6 us in a cluster launch (H100). */
@@ -3171,7 +3213,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
         }
     fence_barrier_init();
     cluster_start();   /* both blocks' barriers are ready before either copies */
-#line 4884 "gemm.md"
+#line 4925 "gemm.md"
     int rank = cluster_rank(), warpgroup = threadIdx.x / 128;
     if (warpgroup == tile.consumers) {
         producer_registers();
@@ -3203,7 +3245,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
     }
 #endif
 }
-#line 5002 "gemm.md"
+#line 5043 "gemm.md"
 /* The H100 SXM's dense tensor rates, TFLOP/s (TOP/s), in TYPE_PAIR's order (NVIDIA H100 datasheet). */
 static const double HOPPER_RATED[] = {989, 989, 1979, 1979, 989, 494, 67};
 #define HOPPER_BLOCK_PULL 90e9      /* bytes/s that one block reads when few run (measured on an H200) */
@@ -3241,7 +3283,7 @@ static int hopper_whole_tiles(int step, int tiles, int clusters, int k_padded, d
                 seconds >= HOPPER_FILL_SECONDS;
     return split ? tiles - last : fill ? 0 : tiles;
 }
-#line 5046 "gemm.md"
+#line 5087 "gemm.md"
 /* The pieces each tile of a last round of `tiles` is cut into along K: one per cluster, at most one per slab. */
 __host__ __device__ static inline int split_parts(int clusters, int tiles, int k_tiles)
 {
@@ -3293,7 +3335,7 @@ __device__ static inline bool next_piece(int n, const Shape *shape, const LastRo
     piece->tile += last->whole;
     return found;
 }
-#line 5106 "gemm.md"
+#line 5147 "gemm.md"
 #define GATHER_THREADS 256                      /* one element of a block tile each */
 #define HOPPER_MAX_CLUSTERS GATHER_THREADS      /* the most clusters a split round is dealt to: one thread each */
 
@@ -3343,7 +3385,7 @@ __global__ void __launch_bounds__(GATHER_THREADS) d_gather_pieces(accum_t *__res
     accum_t *element = c + (size_t)(top + e / cols) * ldc + left + e % cols;
     *element = scale_accumulator(alpha, (accum_t)sum, beta, beta != 0 ? *element : ACCUM_ZERO);
 }
-#line 5203 "gemm.md"
+#line 5244 "gemm.md"
 /* One of step 8's tiles: a kind of d_gemm_hopper and its speed per flop, in percent of the 128 x 256 tile's. */
 typedef struct {
     int kind;
@@ -3394,7 +3436,7 @@ static int hopper_by_shape(int m, int n, int k, int sms, double bandwidth)
     }
     return best;
 }
-#line 5299 "gemm.md"
+#line 5340 "gemm.md"
 #if !HOPPER_WGMMA || HOPPER_A_REGS
 /* The byte offset of element (mn, k) in a swizzled slab, K-major or MN-major (The swizzled layout). */
 __device__ static inline int slab_offset(bool mn_major, int mn, int k)
@@ -3419,7 +3461,7 @@ __device__ static inline void load_four(const unsigned char *slab, int mn, int t
     }
 }
 #endif
-#line 5329 "gemm.md"
+#line 5370 "gemm.md"
 #if !HOPPER_WGMMA
 #define MMA_F64(d, i, a, b)                                                                                  \
     asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "                     \
@@ -3458,7 +3500,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     }
 }
 #endif
-#line 5396 "gemm.md"
+#line 5437 "gemm.md"
 #if HOPPER_A_REGS
 /* tf32's wgmma of 64 x n with A from this thread's four registers a[0..3] (operands i0 .. i3) */
 #define WGMMA_A_REGS(n, list, outputs, i0, i1, i2, i3, ib, is, a, b, scale)                                 \
@@ -3517,7 +3559,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
         multiply_set<STEP, 0>(d, a_slab, b_slab, consumer, n);
 }
 #endif
-#line 5470 "gemm.md"
+#line 5511 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed. 32 x 8 threads per block, a 32 x 32 tile each (the last
    ones cut at the edges: f64's padded K is a multiple of 16). */
@@ -3552,7 +3594,7 @@ static bool hopper_prepares(int operand)   /* the problem's A or B, whichever ro
 {
     return (operand == 0) != HOPPER_SWAP ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 5515 "gemm.md"
+#line 5556 "gemm.md"
 #if IS_INTEGER   /* an int8 operand transposed first is transposed in tiles this wide along M or N */
 #define HOPPER_WHOLE_M (HOPPER_TRANSPOSE_A ? TRANSPOSE_COLS : 1)
 #define HOPPER_WHOLE_N (HOPPER_TRANSPOSE_B ? TRANSPOSE_COLS : 1)
@@ -3613,7 +3655,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, b, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 5581 "gemm.md"
+#line 5622 "gemm.md"
 static TileGeometry hopper_geometry(int step)
 {
     HopperTile hopper = hopper_tile(step);
@@ -3662,7 +3704,7 @@ static const void *hopper_gather_kernel(int kind)
 {
     return HOPPER_GATHER_KERNELS[kind < HOPPER_LAST ? 0 : kind - HOPPER_LAST];
 }
-#line 5636 "gemm.md"
+#line 5677 "gemm.md"
 static int hopper_kind(int kernel, int m, int n, int k, int sms, double bandwidth)
 {
     int step = hopper_step(kernel);
@@ -3689,7 +3731,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
                                             tile.shared_bytes));
     }
 }
-#line 5669 "gemm.md"
+#line 5710 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. A tile without a cluster is a
    plain grid: launched as clusters of one, a launch took 1 to 4 us longer (H100). */
 static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
@@ -3732,7 +3774,7 @@ static void setup_hopper(Run *run)
         CHECK_CUDA(cudaMalloc(&run->slots, (size_t)fit * tile.cluster * tile.block_m * tile.block_n * sizeof(accum_t)));
     }
 }
-#line 5720 "gemm.md"
+#line 5761 "gemm.md"
 
 static void launch_hopper(const Run *run)
 {
@@ -3768,7 +3810,7 @@ static void launch_hopper(const Run *run)
     gather.numAttrs = 1;
     CHECK_CUDA(cudaLaunchKernelExC(&gather, hopper_gather_kernel(step), gather_arguments));
 }
-#line 5773 "gemm.md"
+#line 5814 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -3821,7 +3863,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 5831 "gemm.md"
+#line 5872 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -3858,7 +3900,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 6028 "gemm.md"
+#line 6069 "gemm.md"
 static int self_test_failures;
 
 #define H100_BANDWIDTH 3.35e12   /* bytes/s of the memories d_gemm_hopper's choices are checked for, */
@@ -4054,6 +4096,18 @@ static void test_inputs_and_shapes(void)
     expect(memcmp(first, second, sizeof first) == 0, "inputs: the same seed gives the same matrix");
     expect(memcmp(first, other, sizeof first) != 0, "inputs: another seed gives another matrix");
     expect(nonzero > 200, "inputs: not all zero");
+    size_t count = ((size_t)1 << 16) + 3;   /* filled in FILL_THREADS parts */
+    input_t *parts = (input_t *)allocate(count * sizeof(input_t), "the threaded fill");
+    fill_input(parts, count, 7, 1);
+    uint64_t state = 7 * 0x2545f4914f6cdd1dull + 1;
+    bool same = memcmp(parts, first, sizeof first) == 0;
+    for (size_t e = 0; e < count; e++) {   /* one stream, drawn in order */
+        input_t one = INPUT_FROM_FLOAT(IS_INTEGER ? (float)random_int(&state, INT_INPUT_LOW, INT_INPUT_LOW + 255)
+                                                  : (float)random_uniform(&state));
+        same &= memcmp(&one, &parts[e], sizeof one) == 0;
+    }
+    free(parts);
+    expect(same, "inputs: a matrix filled by threads, part by part, holds the values of one stream drawn in order");
 
     int padded_ok = 1;
     for (int index = 0; index < TILES; index++) {
