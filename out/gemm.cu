@@ -1729,14 +1729,14 @@ static void *fill_part(void *argument)
 {
     const FillPart *part = (const FillPart *)argument;
     uint64_t state = part->state + part->begin * RANDOM_STEP;   /* as after `begin` draws */
-    for (size_t e = part->begin; e < part->end; e++)
+    int low = part->accum ? -128 : INT_INPUT_LOW;                 /* integers: 256 values from low */
+    for (size_t e = part->begin; e < part->end; e++) {
+        float value = IS_INTEGER ? (float)random_int(&state, low, low + 255) : (float)random_uniform(&state);
         if (part->accum)
-            ((accum_t *)part->x)[e] = ACCUM_FROM_FLOAT(IS_INTEGER ? (float)random_int(&state, -128, 127)
-                                                                  : (float)random_uniform(&state));
+            ((accum_t *)part->x)[e] = ACCUM_FROM_FLOAT(value);
         else
-            ((input_t *)part->x)[e] = INPUT_FROM_FLOAT(IS_INTEGER ? (float)random_int(&state, INT_INPUT_LOW,
-                                                                                       INT_INPUT_LOW + 255)
-                                                                  : (float)random_uniform(&state));
+            ((input_t *)part->x)[e] = INPUT_FROM_FLOAT(value);
+    }
     return NULL;
 }
 
@@ -4102,8 +4102,9 @@ static void test_inputs_and_shapes(void)
     uint64_t state = 7 * 0x2545f4914f6cdd1dull + 1;
     bool same = memcmp(parts, first, sizeof first) == 0;
     for (size_t e = 0; e < count; e++) {   /* one stream, drawn in order */
-        input_t one = INPUT_FROM_FLOAT(IS_INTEGER ? (float)random_int(&state, INT_INPUT_LOW, INT_INPUT_LOW + 255)
-                                                  : (float)random_uniform(&state));
+        float value = IS_INTEGER ? (float)random_int(&state, INT_INPUT_LOW, INT_INPUT_LOW + 255)
+                                 : (float)random_uniform(&state);
+        input_t one = INPUT_FROM_FLOAT(value);
         same &= memcmp(&one, &parts[e], sizeof one) == 0;
     }
     free(parts);

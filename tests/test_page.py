@@ -1693,6 +1693,35 @@ def test_wrapped_code_never_splits_an_operator(browser):
     assert split == [], "operators split by a wrap at 1280 px, in these lines"
 
 
+@pytest.mark.parametrize("width", [800, 1280])
+def test_wrapped_code_keeps_a_wide_column(browser, width):
+    """Where long code lines wrap (800 px and up), a continuation starts four characters deeper than its line, but
+    never so deep that what is left is narrow: a continuation aligned 75 characters in wrapped `INT_INPUT_LOW +
+    255)` two letters a row at 1280 px, and 13 lines at 800 px had under 40 characters (a Chromium check, stop 54).
+    Every code line that wraps keeps at least 40 characters beside its continuation's indent."""
+    browser, _, _ = browser
+    browser.view(width, 900)
+    browser.run("document.querySelectorAll('details').forEach(d => d.open = true);")
+    try:
+        narrow = browser.run("""
+            const found = [];
+            let wrapped = 0;
+            document.querySelectorAll('main pre > code.sourceCode > span[id]').forEach(line => {
+              const style = getComputedStyle(line), box = line.getBoundingClientRect();
+              const height = parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.5;
+              if (box.height < 1.5 * height) return;
+              wrapped++;
+              const ch = parseFloat(style.fontSize) * 0.6;
+              const left = (box.width - parseFloat(style.paddingLeft)) / ch;
+              if (left < 40) found.push(Math.round(left) + ' characters: ' + line.textContent.trim().slice(0, 60));
+            });
+            return [wrapped, found];""")
+    finally:
+        browser.run("document.querySelectorAll('details.listing').forEach(d => d.open = false);")
+    assert narrow[0] >= 20, "too few wrapped code lines found at %d px: %d" % (width, narrow[0])
+    assert narrow[1] == [], "wrapped code lines with a narrow column at %d px: %r" % (width, narrow[1][:5])
+
+
 def test_wrapped_code_lines_keep_their_indentation(page):
     """Every indented code line carries its indentation (--i) and no hidden
     per-line link is left (docs/code_lines.py ran)."""
