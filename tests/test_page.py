@@ -894,8 +894,9 @@ def test_no_backslash_before_a_pipe_on_the_page(build):
 @pytest.mark.parametrize("width,height", VIEWS, ids=["375px", "1280px"])
 def test_prose_code_never_breaks_after_a_hyphen(browser, width, height):
     """In a paragraph, code of up to 20 characters stays on one line, and in longer code each part that holds a
-    hyphen does (page.lua, style.css). Issue 41, a Chromium check: "--" over "peak" and "u =" over "k_tile /
-    stages" at 375 px, "steps-" over "h100.csv" at 1280 px. A part is whole when its text has one line box."""
+    hyphen does, and a long dotted name breaks only after a dot (page.lua, style.css). Issue 41, Chromium checks:
+    "--" over "peak" and "u =" over "k_tile / stages" at 375 px, "steps-" over "h100.csv" at 1280 px, and
+    "...m64n256k16.f" over "32.f16.f16" at 375 px. A part is whole when its text has one line box."""
     browser, _, _ = browser
     browser.view(width, height)
     found = browser.run("""
@@ -907,11 +908,15 @@ def test_prose_code_never_breaks_after_a_hyphen(browser, width, height):
         const whole = Array.from(document.querySelectorAll('p code.whole, p code .word'));
         const hyphened = Array.from(document.querySelectorAll('p code')).filter(c =>
           c.textContent.includes('-') && !c.classList.contains('whole') && !c.querySelector('.word'));
+        const dotted = Array.from(document.querySelectorAll('p code')).filter(c =>
+          c.textContent.split(/[\\s\\/]+/).some(part => part.length > 20 && part.includes('.')) &&
+          !c.querySelector('.word'));
         return [whole.length, whole.filter(e => lines(e) > 1).map(e => e.textContent).slice(0, 8),
-                hyphened.map(c => c.textContent).slice(0, 8)];""")
+                hyphened.map(c => c.textContent).slice(0, 8), dotted.map(c => c.textContent).slice(0, 8)];""")
     assert found[0] >= 300, "too few prose code elements marked whole: %d" % found[0]
     assert found[1] == [], "prose code broken across lines at %d px: %r" % (width, found[1])
     assert found[2] == [], "prose code with a hyphen that page.lua left breakable: %r" % found[2]
+    assert found[3] == [], "a long dotted name that page.lua left breakable anywhere: %r" % found[3]
 
 
 PHONE_SHOWS = 343 / 864   # of a figure: a phone's column over the width the page draws figures at there (style.css)

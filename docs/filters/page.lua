@@ -157,7 +157,9 @@ end
 -- out as "--" over "peak", steps-h100.csv as "steps-" over "h100.csv", and
 -- u = k_tile / stages as "u =" over the rest. Short code (20 characters at
 -- most) stays whole; in longer code each part between spaces and slashes that
--- holds a hyphen does. The text is unchanged, so a copied command still works.
+-- holds a hyphen does, and a long dotted name (a PTX instruction) breaks only
+-- after a dot: "...m64n256k16.f" over "32.f16.f16" at 375 px. The text is
+-- unchanged, so a copied command still works.
 local SHORT_CODE = 20
 
 local function prose_code_html(text)
@@ -166,6 +168,13 @@ local function prose_code_html(text)
   end
   local html = escape_html(text):gsub("[^%s/]+", function(part)
     if part:find("%-") then return '<span class="word">' .. part .. "</span>" end
+    if #part > SHORT_CODE and part:find("%.") then
+      local pieces = {}
+      for piece in part:gmatch("[^.]*%.?") do
+        if piece ~= "" then pieces[#pieces + 1] = '<span class="word">' .. piece .. "</span>" end
+      end
+      return table.concat(pieces, "<wbr>")
+    end
   end)
   return "<code>" .. html .. "</code>"
 end
