@@ -1,4 +1,5 @@
-"""Ratios (cuBLAS median time / the kernel's) per shape and forced kind, from the o-*.txt files of run.sh."""
+"""Ratios (cuBLAS median time / the kernel's) per shape and forced kind, from the o-*.txt files of run.sh; a kind
+may carry more after it ("none:2", ../../h200/skinny-2/), and "none..." is the rule's pick."""
 import re
 import sys
 
@@ -6,7 +7,7 @@ for path in sys.argv[1:]:
     table, kinds = {}, []
     kind = None
     for line in open(path):
-        m = re.match(r"# kind=(\w+)", line)
+        m = re.match(r"# kind=(\S+)", line)
         if m:
             kind = m.group(1)
             kinds.append(kind)
@@ -17,7 +18,7 @@ for path in sys.argv[1:]:
         shape = "%s x %s x %s" % (f["m"], f["n"], f["k"])
         ratio = float(f["cublas_median_ms"]) / float(f["median_ms"])
         cell = "%.3f%s" % (ratio, "" if f["result"] == "pass" else " " + f["result"])
-        if kind == "none":
+        if kind.startswith("none"):
             cell += " (%s%s)" % (f["tile"], ", split" if f["split_tiles"] != "0" else "")
         table.setdefault(shape, {})[kind] = cell
     print("## %s\n" % path)
