@@ -79,7 +79,7 @@ EXPECTED = [
     "| naive | one warp per output fragment, operands from global memory | 29.3 / 28.0 | 25.5 | 12.0 | 40.0 | — |  |",
     "| 1 | block tiles in shared memory, one fragment per warp | 222.0 / 229.3 | 150.0 | 60.0 | 300.0 | — | +657% |",
     "| 2 | warp tiles of several fragments | 273.9 / 260.0 | 170.0 | 80.0 | 350.0 | — | +23% |",
-    "| 3 | cp.async into several buffers, a barrier per buffer | 301.2 / — | 200.0 | 90.0 | 400.0 | — | +10% |",
+    "| 3 | cp.async into several buffers, two barriers per buffer | 301.2 / — | 200.0 | 90.0 | 400.0 | — | +10% |",
     "| 4 | slab rows padded against bank conflicts | 289.2 / 280.1 | 210.0 | 95.0 | 420.0 | — | −4% |",
     "| 5 | the TMA; A shared by clusters of two (sm_90) | 289.8 / 290.0 | 260.0 | — | 536.1 | — | 0% |",
     "| 6 | blocks in groups of 8 rows, for L2 | 330.0 / 320.0 | 270.0 | 110.0 | 540.0 | — | +14% |",

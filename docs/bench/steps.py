@@ -72,7 +72,7 @@ STEP_TEXT = {   # the "what it adds" column of the page's table
     "naive": "one warp per output fragment, operands from global memory",
     "step1": "block tiles in shared memory, one fragment per warp",
     "step2": "warp tiles of several fragments",
-    "step3": "cp.async into several buffers, a barrier per buffer",
+    "step3": "cp.async into several buffers, two barriers per buffer",
     "step4": "slab rows padded against bank conflicts",
     "step5": "the TMA; A shared by clusters of two (sm_90)",
     "step6": "blocks in groups of 8 rows, for L2",
