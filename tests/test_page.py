@@ -987,7 +987,8 @@ def test_legend_ends_sees_a_legend_out_of_view():
 
 def test_a_product_of_numbers_never_breaks_around_its_times_sign(build):
     """"128 × 16" and "459.6 / 458.3" are units: page.lua makes the spaces around a × or / between numbers no-break
-    spaces (issue 41: at 1280 px the page broke "128 ×" from "16", at 375 px a table "459.6 /" from "458.3")."""
+    spaces (issue 41: at 1280 px the page broke "128 ×" from "16", at 375 px a table "459.6 /" from "458.3"), and so
+    are those around a × between two names in code, `block_m` × `block_n`."""
     page = require_built(build).read_text(encoding="utf-8")
     prose = re.sub(r"<pre[\s\S]*?</pre>", "", page)   # code divides: 4 / 8
     text = html.unescape(re.sub(r"<[^>]+>", "", prose))
@@ -995,6 +996,10 @@ def test_a_product_of_numbers_never_breaks_around_its_times_sign(build):
         "no no-break spaces on the page"   # "474.7 / 466.3": a table's two layouts of B
     breakable = re.findall(r"\S*\d[)%³]*[ \t\n]+[×/][ \t\n]+\(?\d\S*", text)   # spaces that are not no-break
     assert breakable == [], "a product of numbers that may break: %r" % breakable[:5]
+    names = re.findall(r"<code[^>]*>[^<]*</code>[ \t\n]+×[ \t\n]+<code[^>]*>[^<]*</code>", prose)
+    assert names == [], "a product of names that may break: %r" % names[:5]   # `block_m` × `block_n`
+    assert re.search(r"block_m</code>\u00a0×\u00a0<code[^>]*>block_n", html.unescape(prose)), \
+        "no product of names with no-break spaces"
 
 
 def test_no_horizontal_overflow_with_details_open(browser):

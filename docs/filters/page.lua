@@ -102,9 +102,10 @@ function Table(tbl)
   return pandoc.Div({tbl}, pandoc.Attr("", {"table-wrap"}))
 end
 
--- "128 × 16" broke as "128 ×" and "16" at some widths, and a table's "459.6 / 458.3"
--- at its slash on a phone: the spaces around a × or a / between two numbers (a Str
--- with a digit: 4096, 8192³, (16, 84%) become no-break spaces.
+-- "128 × 16" broke as "128 ×" and "16" at some widths, a table's "459.6 / 458.3"
+-- at its slash on a phone, and `block_m` × `block_n` at its ×: the spaces around a
+-- × or a / between two numbers (a Str with a digit: 4096, 8192³, (16, 84%), and
+-- around a × between two names in code, become no-break spaces.
 local NO_BREAK = pandoc.Str("\u{00A0}")
 local JOINERS = {["×"] = true, ["/"] = true}
 
@@ -112,10 +113,15 @@ local function has_digit(inline)
   return inline ~= nil and inline.t == "Str" and inline.text:find("%d") ~= nil
 end
 
+local function factor(inline, joiner)
+  return has_digit(inline) or (joiner == "×" and inline ~= nil and inline.t == "Code")
+end
+
 function Inlines(inlines)
   for i = 2, #inlines - 3 do
     if inlines[i].t == "Space" and inlines[i + 1].t == "Str" and JOINERS[inlines[i + 1].text] and
-       inlines[i + 2].t == "Space" and has_digit(inlines[i - 1]) and has_digit(inlines[i + 3]) then
+       inlines[i + 2].t == "Space" and factor(inlines[i - 1], inlines[i + 1].text) and
+       factor(inlines[i + 3], inlines[i + 1].text) then
       inlines[i] = NO_BREAK
       inlines[i + 2] = NO_BREAK
     end
