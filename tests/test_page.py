@@ -875,12 +875,21 @@ def test_folded_listing_labels_never_break_inside_a_range(browser, width, height
 def test_an_option_with_a_short_value_is_one_word(build):
     """In a table, a short option with a one-letter value ("--beta=X", at most 10 characters) is one unbreakable
     word: "=X" alone on a line says nothing (issue 41: at 1280 px the command-line table broke "--beta" from "=X").
-    Longer ones may still break before "=" or after a hyphen, so that a phone's first column stays narrow."""
+    Longer ones may still break before "=", so that a phone's first column stays narrow."""
     page = require_built(build).read_text(encoding="utf-8")
     whole = re.findall(r'<span class="word">(--[\w-]+=\w+)</span>', page)
     assert {"--alpha=X", "--beta=X"} <= set(whole), whole
     split = re.findall(r'<span class="word">(--[\w-]{1,6})</span>(?:<wbr>)?(=\w)\b', page)   # 10 characters or fewer
     assert split == [], "options broken from a one-letter value: %r" % split
+
+
+def test_an_option_name_never_breaks_at_its_own_hyphen(build):
+    """In a table an option's name is one word, inner hyphens included: at 375 px the command-line table broke
+    "--shared-" from "limit=BYTES" (issue 41, Chromium check)."""
+    page = require_built(build).read_text(encoding="utf-8")
+    assert '<span class="word">--shared-limit</span>' in page, "--shared-limit is not one word"
+    split = re.findall(r'<span class="word">(--\w+)</span>(-\w+)', page)
+    assert split == [], "option names broken at a hyphen: %r" % split
 
 
 def test_no_backslash_before_a_pipe_on_the_page(build):
@@ -917,6 +926,26 @@ def test_prose_code_never_breaks_after_a_hyphen(browser, width, height):
     assert found[1] == [], "prose code broken across lines at %d px: %r" % (width, found[1])
     assert found[2] == [], "prose code with a hyphen that page.lua left breakable: %r" % found[2]
     assert found[3] == [], "a long dotted name that page.lua left breakable anywhere: %r" % found[3]
+
+
+@pytest.mark.parametrize("width,height", VIEWS, ids=["375px", "1280px"])
+def test_a_link_underlines_code_below_its_underscores(browser, width, height):
+    """A link's underline runs below the code it holds, so `d_gemm_hopper` does not read "d gemm hopper" (issue 41,
+    a Chromium check: the underline at 0.15 em hid the underscores); and the colophon's code is 12 px or more."""
+    browser, _, _ = browser
+    browser.view(width, height)
+    found = browser.run("""
+        const links = Array.from(document.querySelectorAll('a')).filter(a => a.querySelector('code'));
+        const low = links.filter(a => {
+          const style = getComputedStyle(a);
+          return parseFloat(style.textUnderlineOffset) < 0.3 * parseFloat(style.fontSize);
+        });
+        const small = Array.from(document.querySelectorAll('.colophon code'))
+          .filter(c => parseFloat(getComputedStyle(c).fontSize) < 12);
+        return [links.length, low.map(a => a.textContent).slice(0, 5), small.length];""")
+    assert found[0] >= 5, "too few links with code: %d" % found[0]
+    assert found[1] == [], "links whose underline crosses their code's underscores: %r" % found[1]
+    assert found[2] == 0, "colophon code under 12 px at %d px" % width
 
 
 PHONE_SHOWS = 343 / 864   # of a figure: a phone's column over the width the page draws figures at there (style.css)

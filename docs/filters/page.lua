@@ -43,11 +43,11 @@ local break_names = {
 
 -- On a phone a table's code may wrap (docs/style.css), and a browser breaks
 -- after any hyphen: --shapes=FILE came out as "--" over "shapes=FILE". An
--- option's leading dashes and the name after them are one no-wrap span, so it
--- may break at a space, before its "=" or inside a name (--shared- over
--- limit=BYTES), never after its dashes, nor a short one (--beta=X) at all: a
--- phone's first column stays within 36% of the table (tests/test_page.py);
--- the text is unchanged.
+-- option's leading dashes and its whole name, inner hyphens included, are one
+-- no-wrap span, so it may break at a space or before its "=", never after its
+-- dashes nor inside its name (--shared- over limit=BYTES, issue 41), nor a
+-- short one (--beta=X) at all: a phone's first column stays within 36% of the
+-- table (tests/test_page.py); the text is unchanged.
 local function escape_html(text)
   return (text:gsub("&", "&amp;"):gsub("<", "&lt;"):gsub(">", "&gt;"))
 end
@@ -55,7 +55,7 @@ end
 local function whole_words_html(text)
   local words = {}
   for word in text:gmatch("%S+") do
-    local dashes, rest = word:match("^(%-+%w+)(.*)$")
+    local dashes, rest = word:match("^(%-+%w[%w%-]*)(.*)$")
     if dashes and #rest <= 2 and #word <= 10 then dashes, rest = word, "" end   -- --beta=X: "=X" alone says nothing
     rest = rest and escape_html(rest):gsub("^=", "<wbr>=")   -- --iterations, then =N where the column is narrow
     words[#words + 1] = dashes and ('<span class="word">' .. escape_html(dashes) .. "</span>" .. rest)
