@@ -718,6 +718,79 @@ def with_numbers(lines, env):
     return [re.sub(r"(?<![\w.<>=!+*/%-] )(?<![\w.])1 && ", "", line) for line in lines]
 
 
+def parameters(folded, name):
+    """(first, last, params) of a kernel's parameter list in its folded lines: the lines it spans and each
+    parameter's text; None if the function has no such list."""
+    start = next((i for i, line in enumerate(folded) if re.match(r"%s\s*\(" % re.escape(name), line)), None)
+    if start is None or "{" not in folded[start:]:
+        return None
+    brace = folded.index("{", start)
+    text = " ".join(line.strip() for line in folded[start:brace])
+    text = re.sub(r"/\*.*?\*/", "", text)
+    inner = text[text.index("(") + 1:text.rindex(")")]
+    return start, brace - 1, [p.strip() for p in inner.split(",") if p.strip()]
+
+
+def first_use(lines, kernel, name, function, parameter, step):
+    """The first step after `step` whose folded `function` reads `parameter`, or None."""
+    later = step + 1
+    while True:
+        try:
+            env = step_environment(lines, kernel, later)
+        except StepError:
+            return None
+        first, last = find_function(lines, function)
+        body = "\n".join(fold(lines[first:last + 1], env))
+        body = body[body.index("\n{\n") + 3:] if "\n{\n" in body else body
+        if re.search(r"(?<![\w.>])%s\b" % re.escape(parameter), body):
+            return later
+        later += 1
+        if later > step + 16:
+            return None
+
+
+def elide_parameters(folded, lines, kernel, step, name):
+    """A kernel's parameters that its folded body never reads (step 1's tensor maps) leave the view, and a
+    comment at the end of the list says which step brings them; so does a comment above the function that
+    names only them. The program keeps them: every step is one template, launched with the same arguments."""
+    found = parameters(folded, name)
+    if found is None:
+        return folded
+    start, end, params = found
+    body = "\n".join(folded[end + 2:])
+    names = [re.findall(r"\w+", p)[-1] for p in params]
+    unused = [n for n in names if not re.search(r"(?<![\w.>])%s\b" % re.escape(n), body)]
+    if not unused:
+        return folded
+    kept = [p for p, n in zip(params, names) if n not in unused]
+    by_step = {}
+    for n in unused:
+        by_step.setdefault(first_use(lines, kernel, name, name, n, step), []).append(n)
+    notes = ["step %d adds %s" % (when, ", ".join(group)) if when else ", ".join(group) + ": unused"
+             for when, group in sorted(by_step.items(), key=lambda item: item[0] or 99)]
+    indent = " " * (len(name) + 1)
+    signature, line = [], name + "("
+    for i, param in enumerate(kept):
+        piece = param + ("," if i < len(kept) - 1 else "")
+        if len(line) + 1 + len(piece) > 116 and line.strip() not in (name + "(",):
+            signature.append(line.rstrip())
+            line = indent
+        line += ("" if line.endswith("(") or line == indent else " ") + piece
+    line += " /* %s */)" % "; ".join(notes)
+    if len(line) > 120:
+        signature.append(line[:line.rindex(" /*")])
+        line = indent + line[line.rindex(" /*") + 1:]
+    signature.append(line)
+    out = folded[:start] + signature + folded[end + 1:]
+    if out[0].startswith("/*"):   # the comment above: dropped when it names elided parameters and no kept one
+        close = next(i for i, text in enumerate(out) if text.rstrip().endswith("*/"))
+        comment = " ".join(out[:close + 1])
+        if any(re.search(r"\b%s\b" % n, comment) for n in unused) and \
+           not any(re.search(r"\b%s\b" % n, comment) for n in names if n not in unused):
+            out = out[close + 1:]
+    return out
+
+
 def view(md_path, kernel, step, show, called_only=False, numbers=False, spell=False):
     """The folded text of the functions in `show` at `step`; with called_only, only those the step runs; with
     spell, written for fp16 (SPELLING)."""
@@ -734,6 +807,8 @@ def view(md_path, kernel, step, show, called_only=False, numbers=False, spell=Fa
         if out:
             out.append("")
         folded = fold(lines[first:last + 1], env)
+        if any("__global__" in line for line in folded[:6]):
+            folded = elide_parameters(folded, lines, kernel, step, name)
         folded = with_numbers(folded, env) if numbers else folded
         out.extend(spelled(folded) if spell else folded)
     return out

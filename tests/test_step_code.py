@@ -111,11 +111,25 @@ class StepSections(unittest.TestCase):
 
     def test_no_later_mechanism_in_step_1(self):
         _, _, code = self.views[("d_gemm", 1)]
-        body = code.split("{", 1)[1]   # past the signature, which names the tensor maps
+        body = code.split("{", 1)[1]
         for later in ("barrier_", "cluster_sync", "cluster_rank", "request_slab", "load_stage_tensor", "a_map",
                       "prefetch", "static_assert"):
             self.assertNotIn(later, body, "step 1's code shows %s, a mechanism of a later step" % later)
         self.assertIn("__syncthreads();", code)
+
+    def test_the_tensor_maps_enter_the_signature_at_step_5(self):
+        """Issue 41: step 1's kernel took step 5's tensor maps; a parameter the folded body never reads leaves the
+        view, and a comment says which step adds it (the program keeps one signature for every step)."""
+        for step in (1, 2, 3, 4):
+            _, _, code = self.views[("d_gemm", step)]
+            self.assertNotIn("CUtensorMap", code, "step %d's signature shows step 5's tensor maps" % step)
+            self.assertNotIn("__grid_constant__", code)
+            if "\nd_gemm(" in code:   # step 2's view shows multiply_stage only
+                self.assertIn("/* step 5 adds a_map, b_map */)", code)
+        self.assertIn("/* step 5 adds a_map, b_map */)", self.views[("d_gemm", 1)][2])
+        _, _, code = self.views[("d_gemm", 5)]
+        self.assertIn("const __grid_constant__ CUtensorMap b_map)", code)
+        self.assertNotIn("step 5 adds", code)
 
     def test_no_sm90_mechanism_before_step_5(self):
         """Issue 31: the copy engine and clusters appear in step 5's code, not in steps 3 and 4."""
