@@ -1,6 +1,7 @@
 #!/bin/bash
-# The canonical run on the H200 (issue 41): each argument is one part, run in order; outputs go to $OUT
-# (default out/canonical). Parts: gpu-test, bench-a, bench-b, bench-c, steps-a, steps-b, suite-bf16.
+# The parts of a canonical run (issue 41), written for the H200, first run on an H100: each argument is one part,
+# run in order; outputs go to $OUT
+# (default out/canonical). Parts: gpu-test, bench-a, bench-b, bench-c, steps-a, steps-b, reference, suite-bf16.
 OUT=${OUT:-out/canonical}
 mkdir -p "$OUT"
 common="--jobs 16 --make-arg ARCH=90 --no-plot"
@@ -21,6 +22,9 @@ for part in "$@"; do
     steps-b) timeout 480 python3 docs/bench/steps.py --types TF32_IN_F32_OUT,I8_IN_I32_OUT,F64_IN_OUT \
                --sizes 8192,4096 $common --budget 440 --csv "$OUT/steps-b.csv" --out "$OUT/slog-b" \
                > "$OUT/steps-b.txt" 2>&1 ;;
+    reference) make -s BIN=out/ref/gemm TYPE=F16_IN_F32_OUT TRANSPOSE_B=1 ARCH=90 &&
+               for n in 8192 4096; do for v in gpu off; do
+                 out/ref/gemm --kernel=fast --format=kv --verify=$v $n $n $n; done; done > "$OUT/reference.txt" 2>&1 ;;
     suite-bf16) timeout 300 python3 docs/bench/suite.py --types BF16_IN_F32_OUT --make-arg ARCH=90 --budget 260 \
                --csv "$OUT/suite-h200-bf16.csv" > "$OUT/suite-bf16.txt" 2>&1 ;;
     *) echo "run.sh: unknown part $part" >&2; exit 2 ;;
