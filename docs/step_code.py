@@ -69,7 +69,10 @@ KERNELS = {
                "csv": "docs/bench/steps-h100.csv", "name": "step%d", "before": ("naive", "the naive kernel")},
     "d_gemm_hopper": {"geometry": "hopper_tile", "enum": "HOPPER_", "last": "HOPPER_LAST",
                       "csv": "docs/bench/steps-h100.csv", "name": "hopper%d",
-                      "before": ("step7", "`d_gemm`")},
+                      "before": ("step7", "`d_gemm`"),
+                      # a template flag false until the step whose field is named: before step 6 splits the
+                      # last round, no launch has pieces (the PIECES kernels are step 8's tiles')
+                      "false_until": {"PIECES": "tile.split"}},
     # the baseline has one step, itself: folded for the configuration, rated alone
     "d_gemm_naive": {"geometry": None, "csv": "docs/bench/steps-h100.csv", "name": "naive", "before": None},
 }
@@ -360,6 +363,9 @@ def step_environment(lines, kernel, step):
         local[match.group(1)] = value
         if value is not None and (match.group(1).startswith("tile.") or isinstance(value, bool)):
             env[match.group(1)] = value
+    for flag, field in spec.get("false_until", {}).items():
+        if env.get(field) is False:
+            env[flag] = False
     return env
 
 
@@ -644,9 +650,23 @@ def substitute_locals(text, env, names):
 CONSTANTS = re.compile(r"(?m)^([ \t]*)constexpr int ([^;]*);[^\n]*\n")
 
 
+# A local of one line whose initialiser calls nothing: `accum_t *slot = last.slots + ...;`, `int previous = -1;`
+LOCAL = re.compile(r"(?m)^[ \t]+(?:const |unsigned |constexpr )*[A-Za-z_]\w*[ \t]+\**(\w+) = ([^;\n]*);[^\n]*\n")
+
+
 def drop_checks_and_unused(text):
-    """What the compiled step keeps of a function: no static_assert (a check passed leaves no code), and no
-    constant it never reads (step 1's `prefetch`, which only the pipeline uses)."""
+    """What the compiled step keeps of a function: no static_assert (a check passed leaves no code), no
+    constant it never reads (step 1's `prefetch`, which only the pipeline uses), and no local of one line that
+    calls nothing and that nothing reads once the step's branches are folded (step 1's slot for pieces)."""
+    while True:
+        for match in LOCAL.finditer(text):
+            if re.search(r"[A-Za-z_]\w*\s*\(", match.group(2)):
+                continue
+            if not re.search(r"(?<![\w.>])%s\b" % re.escape(match.group(1)), text[match.end():]):
+                text = text[:match.start()] + text[match.end():]
+                break
+        else:
+            break
     while True:
         check = re.search(r"(?m)^[ \t]*static_assert(?=\()", text)
         if not check:

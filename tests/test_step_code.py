@@ -131,6 +131,25 @@ class StepSections(unittest.TestCase):
         self.assertIn("const __grid_constant__ CUtensorMap b_map)", code)
         self.assertNotIn("step 5 adds", code)
 
+    def test_hopper_step_1_shows_no_pieces_cluster_or_group_in_flight(self):
+        """Issue 41, a cold read of the Hopper part: step 1's code carried step 6's pieces (`if (PIECES)`, the
+        slot), step 4's multicast (`everyone`, `rank * (32768 / 1)`) and step 3's `previous`. Each now folds
+        away until its step: PIECES is false before step 6 splits a round, and a local nothing reads leaves."""
+        args = {"kernel": "d_gemm_hopper", "step": "1", "show": "d_gemm_hopper produce consume", "numbers": "1"}
+        _, _, code = run_view(args)
+        body = code.split("{", 1)[1]
+        for later in ("if (PIECES)", "PIECES ?", "slot", "griddepcontrol", "everyone", "rank * (", "previous"):
+            self.assertNotIn(later, body, "Hopper step 1's code shows %s, a later step's" % later)
+        self.assertIn("release_buffer(&empty[s], 1);", body)
+        _, _, code = run_view(dict(args, step="3"))
+        self.assertIn("previous = s;", code)
+        self.assertNotIn("everyone", code)
+        _, _, code = run_view(dict(args, step="4"))
+        self.assertIn("everyone", code)
+        self.assertNotIn("if (PIECES)", code)
+        _, _, code = run_view(dict(args, step="6"))
+        self.assertIn("if (PIECES)", code)
+
     def test_no_sm90_mechanism_before_step_5(self):
         """Issue 31: the copy engine and clusters appear in step 5's code, not in steps 3 and 4."""
         for step in (3, 4):
