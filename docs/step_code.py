@@ -751,7 +751,7 @@ def parameters(folded, name):
     return start, brace - 1, [p.strip() for p in inner.split(",") if p.strip()]
 
 
-def first_use(lines, kernel, name, function, parameter, step):
+def first_use(lines, kernel, function, parameter, step):
     """The first step after `step` whose folded `function` reads `parameter`, or None."""
     later = step + 1
     while True:
@@ -785,14 +785,14 @@ def elide_parameters(folded, lines, kernel, step, name):
     kept = [p for p, n in zip(params, names) if n not in unused]
     by_step = {}
     for n in unused:
-        by_step.setdefault(first_use(lines, kernel, name, name, n, step), []).append(n)
+        by_step.setdefault(first_use(lines, kernel, name, n, step), []).append(n)
     notes = ["step %d adds %s" % (when, ", ".join(group)) if when else ", ".join(group) + ": unused"
              for when, group in sorted(by_step.items(), key=lambda item: item[0] or 99)]
     indent = " " * (len(name) + 1)
     signature, line = [], name + "("
     for i, param in enumerate(kept):
         piece = param + ("," if i < len(kept) - 1 else "")
-        if len(line) + 1 + len(piece) > 116 and line.strip() not in (name + "(",):
+        if len(line) + 1 + len(piece) > 116 and line != name + "(":
             signature.append(line.rstrip())
             line = indent
         line += ("" if line.endswith("(") or line == indent else " ") + piece
