@@ -18,7 +18,7 @@
  *   d_transpose       int8 only: an operand stored the other way, transposed for d_gemm
  *   d_round_tf32      tf32 only: the operands rounded to tf32 once, for d_gemm
  *   d_peak            mma_sync from registers, all loads amortized away: the WMMA ceiling (--peak)
- *   d_gemm_reference  one element of C per thread, 32 x 32 a block, exact sums: the GPU verifier
+ *   d_gemm_reference  one element of C per thread, tiles of 32 x 32 through shared memory, exact sums: the GPU verifier
  *   d_gemm_hopper<STEP>  sm_90a builds, 9.0 GPUs: a producer warpgroup feeds consumer warpgroups through
  *                     swizzled slabs; they multiply with wgmma (f64: mma.sync m16n8k16); STEP 1 .. 8 are the
  *                     last part's steps (--kernel=hopper: 8, whose tile is one of HOPPER_TILES, by shape)
