@@ -457,9 +457,10 @@ def matching(text, pos, open_char, close_char):
 
 
 def statement_end(text, pos):
-    """Index just past the statement that starts at text[pos] (a block, an if/for/while, or up to ';')."""
-    while text[pos].isspace():
-        pos += 1
+    """Index just past the statement that starts at text[pos] (a block, an if/for/while, or up to ';'); a
+    comment before it or inside it is skipped, so its ';' ends nothing."""
+    while text[pos].isspace() or text.startswith("/*", pos):
+        pos = text.index("*/", pos) + 2 if text.startswith("/*", pos) else pos + 1
     if text[pos] == "{":
         return matching(text, pos, "{", "}")
     keyword = re.match(r"(if|for|while)\s*\(", text[pos:])
@@ -475,6 +476,9 @@ def statement_end(text, pos):
     i = pos
     while True:
         c = text[i]
+        if text.startswith("/*", i):
+            i = text.index("*/", i) + 2
+            continue
         if c in "([{":
             depth += 1
         elif c in ")]}":

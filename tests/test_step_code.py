@@ -260,6 +260,15 @@ class Folding(unittest.TestCase):
         self.assertIn("g(x, false);", code)
         self.assertNotIn("fast", code.replace("/* from step 2 */", ""))
 
+    def test_a_semicolon_in_a_comment_ends_no_statement(self):
+        """`if (PIECES)   /* may be launched now; it waits */` folded to half its comment and kept the call."""
+        lines = ["__device__ void f(void)", "{", "    if (tile.fast)   /* one; two */", "        g(1);", "    h();",
+                 "}"]
+        code = "\n".join(step_code.fold(lines, {"tile.fast": False}))
+        self.assertNotIn("g(1)", code)
+        self.assertNotIn("two */", code)
+        self.assertIn("h();", code)
+
     def test_the_other_value_keeps_the_other_branch(self):
         code = self.fold({"USE_FAST": 0, "tile.fast": False})
         self.assertIn("x[0] = 2;", code)
