@@ -3287,8 +3287,8 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
 #pragma unroll
             for (int sub = 0; sub < HOPPER_SUBTILES(STEP); sub++) {
                 int row, col;
-                accumulator_origin(sub, HOPPER_SUBTILES(STEP), warpgroup, PIECES ? 0 : m0, PIECES ? 0 : n0, &row,
-                                   &col);
+                accumulator_origin(sub, HOPPER_SUBTILES(STEP), warpgroup, PIECES ? 0 : m0, PIECES ? 0 : n0,
+                                   &row, &col);
                 if (PIECES)   /* the sums alone, as a tile of C with rows of block_n (swapped: block_m) */
                     store_hopper<STEP>(d[sub], slot, HOPPER_SWAP ? tile.block_m : tile.block_n, row, col, shape.m - m0,
                                        1, 0);
