@@ -15,7 +15,7 @@
 #
 # Variables: TYPE, MNK, TRANSPOSE_A, TRANSPOSE_B choose the configuration
 # without editing gemm.md (make TYPE=BF16_IN_F32_OUT MNK=16x16x16 TRANSPOSE_B=1); STEPS=1 adds the
-# steps of d_gemm (--kernel=step1 .. step6) and of d_gemm_hopper (hopper1 .. hopper7);
+# steps of d_gemm (--kernel=step1 .. step6) and of d_gemm_hopper (hopper1 .. hopper8);
 # ARCH (e.g. "90", "80 90" or "sm_86"; see below), NVCC, BIN (the binary, default out/gemm), SRC (the
 # source it is built from, default out/gemm.cu; make gpu-test builds broken copies).
 

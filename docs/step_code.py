@@ -655,7 +655,7 @@ CONSTANTS = re.compile(r"(?m)^([ \t]*)constexpr int ([^;]*);[^\n]*\n")
 
 
 # A local of one line whose initialiser calls nothing: `accum_t *slot = last.slots + ...;`, `int previous = -1;`
-LOCAL = re.compile(r"(?m)^[ \t]+(?:const |unsigned |constexpr )*[A-Za-z_]\w*[ \t]+\**(\w+) = ([^;\n]*);[^\n]*\n")
+LOCAL = re.compile(r"(?m)^[ \t]+(?:const |unsigned |long |constexpr )*[A-Za-z_]\w*[ \t]+\**(\w+) = ([^;\n]*);[^\n]*\n")
 
 
 def drop_checks_and_unused(text):

@@ -19,10 +19,10 @@
  *   d_round_tf32      tf32 only: the operands rounded to tf32 once, for d_gemm
  *   d_peak            mma_sync from registers, all loads amortized away: the WMMA ceiling (--peak)
  *   d_gemm_reference  one element of C per thread, tiles of 32 x 32 through shared memory, exact sums: the GPU verifier
- *   d_gemm_hopper<STEP>  sm_90a builds, 9.0 GPUs: a producer warpgroup feeds consumer warpgroups through
- *                     swizzled slabs; they multiply with wgmma (f64: mma.sync m16n8k16); STEP 1 .. 8 are the
- *                     last part's steps (--kernel=hopper: 8, whose tile is one of HOPPER_TILES, by shape)
- *   d_gather_pieces   d_gemm_hopper's steps 6 to 8: adds the pieces of tiles split along K, applies alpha, beta
+ *   d_gemm_hopper<STEP>  sm_90a builds, 9.0 GPUs: consumer warpgroups multiply swizzled slabs with wgmma (f64:
+ *                     mma.sync m16n8k16), fed from step 2 on by a producer warpgroup; STEP 1 .. 9 are the
+ *                     last part's steps (--kernel=hopper: 9, whose tile is one of HOPPER_TILES, by shape)
+ *   d_gather_pieces   d_gemm_hopper's steps 7 to 9: adds the pieces of tiles split along K, applies alpha, beta
  *   d_transpose_wide  tf32 and f64 for d_gemm_hopper: an operand made K-major
  *   d_peak_hopper     the wgmma (f64: m16n8k16 mma.sync) ceiling, beside d_peak in --peak
  *
@@ -1484,7 +1484,7 @@ static Verdict compare_results(const accum_t *c_out, const exact_t *expected, co
 }
 /* ==== The harness ==== */
 #line 2595 "gemm.md"
-enum { KERNEL_FAST, KERNEL_NAIVE, KERNEL_STEP1 };   /* then step2 .. step7 (step7 is fast), hopper, hopper1 .. 8 */
+enum { KERNEL_FAST, KERNEL_NAIVE, KERNEL_STEP1 };   /* then step2 .. step7 (step7 is fast), hopper, hopper1 .. 9 */
 enum { VERIFY_AUTO, VERIFY_CPU, VERIFY_GPU, VERIFY_OFF };
 enum { FORMAT_TEXT, FORMAT_KV, FORMAT_CSV };
 
@@ -1551,14 +1551,14 @@ static int parse_shared_limit(const char *text)
 
 /* --kernel's choices, in the order of KERNEL_FAST, KERNEL_NAIVE, KERNEL_STEP1 ... */
 #define KERNEL_HOPPER (KERNEL_STEP1 + LAST_STEP)   /* d_gemm_hopper, the last part */
-/* then hopper2 .. hopper8 (hopper8 is hopper's step, which takes its tile by shape) */
+/* then hopper2 .. hopper9 (hopper9 is hopper's step, which takes its tile by shape) */
 #define KERNEL_HOPPER_STEP1 (KERNEL_HOPPER + 1)
-#define HOPPER_STEPS 8
+#define HOPPER_STEPS 9
 #define KERNELS (KERNEL_HOPPER_STEP1 + HOPPER_STEPS)
 static const char *const KERNEL_NAMES[] = {
     "fast",    "naive",   "step1",   "step2",   "step3",   "step4",   "step5",   "step6",
     "step7",   "hopper",  "hopper1", "hopper2", "hopper3", "hopper4", "hopper5", "hopper6",
-    "hopper7", "hopper8"};
+    "hopper7", "hopper8", "hopper9"};
 static_assert(sizeof KERNEL_NAMES / sizeof KERNEL_NAMES[0] == KERNELS, "a name for every kernel");
 
 /* The step of d_gemm that a --kernel choice runs: LAST_STEP for fast, 0 for the others. */
@@ -1996,7 +1996,7 @@ typedef struct {
     bool prepare_a, prepare_b;    /* a_tiled and b_tiled are copies of their own, prepared per launch */
     bool unrounded;               /* tf32 reaches the tensor cores unrounded (d_gemm_hopper): they truncate */
     int grid_clusters;            /* d_gemm_hopper: clusters in its persistent grid */
-    int whole_tiles;              /* d_gemm_hopper: cluster tiles run whole; from step 6 the rest is split (slots) */
+    int whole_tiles;              /* d_gemm_hopper: cluster tiles run whole; from step 7 the rest is split (slots) */
     int split_tiles;              /* the tiles of that split last round; 0 if none */
     accum_t *slots;               /* the pieces of a split last round, two per cluster; NULL if none */
     int hopper;                   /* d_gemm_hopper: the step it launches, or HOPPER_SHORT; 0 for d_gemm */
@@ -2007,7 +2007,7 @@ typedef struct {
 /* The Hopper kernel of the last part ("Past WMMA"), as the harness calls it. */
 static bool hopper_prepares(int operand);   /* 0: A, 1: B */
 static Shape hopper_shape(int m, int n, int k, int step);
-static int hopper_kind(int kernel, int m, int n, int k, int sms, double bandwidth);   /* the step, or step 8's tile */
+static int hopper_kind(int kernel, int m, int n, int k, int sms, double bandwidth);   /* the step, or step 9's tile */
 static TileGeometry hopper_geometry(int step);
 static void setup_hopper(Run *run);
 static void launch_hopper(const Run *run);
@@ -2774,7 +2774,7 @@ int main(int argc, char **argv)
     return options.shapes ? run_shapes(&options, &gpu, shapes, count) : run_gemm(&options, &gpu);
 }
 /* ==== Past WMMA: Hopper's warpgroup MMA ==== */
-#line 4341 "gemm.md"
+#line 4343 "gemm.md"
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define HOPPER_BUILT 1   /* this compilation is for sm_90a: wgmma and setmaxnreg exist */
 #else
@@ -2796,7 +2796,7 @@ __device__ static inline unsigned long long operand_descriptor(const void *start
            (unsigned long long)(leading >> 4 & 0x3FFF) << 16 |
            (unsigned long long)(stride >> 4 & 0x3FFF) << 32 | 1ull << 62;
 }
-#line 4365 "gemm.md"
+#line 4367 "gemm.md"
 /* The A and B below are roles: the kernel's A (64 rows per wgmma) and B (read by descriptor). tf32 with B as
    stored swaps them (tf32: B as stored, below): C^T = B^T A^T, B in A's role and the tile stored transposed. */
 #define HOPPER_SWAP (TYPE_PAIR == PAIR_TF32_IN_F32_OUT && !TRANSPOSE_B)
@@ -2808,8 +2808,9 @@ __device__ static inline unsigned long long operand_descriptor(const void *start
 #define HOPPER_TRANSPOSE_A (HOPPER_A_STORED_MN && !HOPPER_A_MN)   /* A's role transposed to K-major first */
 #define HOPPER_TRANSPOSE_B (HOPPER_B_STORED_MN && !HOPPER_B_MN)   /* B's role transposed to K-major first */
 #line 4394 "gemm.md"
-enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper8 (hopper8 is --kernel=hopper's step) */
-    HOPPER_ONE_CONSUMER = 1,   /* wgmma on swizzled slabs; a producer and one consumer warpgroup */
+enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper9 (hopper9 is --kernel=hopper's step) */
+    HOPPER_ALONE = 1,          /* wgmma on swizzled slabs; one warpgroup copies and multiplies */
+    HOPPER_PRODUCER,           /* a producer warpgroup copies, one consumer warpgroup multiplies */
     HOPPER_TWO_CONSUMERS,      /* two consumers: twice the rows per slab of B */
     HOPPER_IN_FLIGHT,          /* one wgmma group in flight while the next is issued */
     HOPPER_CLUSTER,            /* clusters of two along M share B's slabs */
@@ -2818,7 +2819,7 @@ enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper8 (hopper8 is 
     HOPPER_FILL,               /* at most half as many tiles as clusters: all of them split along K */
     HOPPER_BY_SHAPE,           /* the tile chosen by the problem's shape, from HOPPER_TILES (hopper_kind) */
     HOPPER_LAST = HOPPER_BY_SHAPE,
-    /* not steps: the other tiles step 8 chooses from */
+    /* not steps: the other tiles step 9 chooses from */
     HOPPER_SHORT,              /* F16_IN_OUT: 64 rows per consumer, as the other type pairs have */
     HOPPER_NARROW,             /* 64 x 128, one consumer, no cluster, more stages: for small M */
     HOPPER_NARROW_64,          /* 64 x 64, the same: twice the tiles */
@@ -2827,7 +2828,7 @@ enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper8 (hopper8 is 
     HOPPER_KINDS_END
 };
 
-/* d_gemm_hopper for every step, then step 8's other tiles; steps before the last only in builds with them
+/* d_gemm_hopper for every step, then step 9's other tiles; steps before the last only in builds with them
    (WITH_STEPS), HOPPER_SHORT only for F16_IN_OUT (for the others it is the last step's tile), the tiles after
    HOPPER_NARROW only for the wgmma type pairs (f64 keeps 64 x 128). */
 #define HOPPER_STEP_BUILT(step)                                                 \
@@ -2836,20 +2837,21 @@ enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper8 (hopper8 is 
      : (step) > HOPPER_NARROW  ? (bool)HOPPER_WGMMA                             \
                                : WITH_STEPS || (step) == HOPPER_LAST)
 #define HOPPER_BUILT_KIND(step) (HOPPER_STEP_BUILT(step) ? (step) : HOPPER_LAST)
-#line 4428 "gemm.md"
+#line 4429 "gemm.md"
 typedef struct {
     int block_m, block_n, block_k;   /* the block tile; block_k is one 128-byte row of K */
     int consumers;                   /* warpgroups that multiply, block_m / consumers rows each */
+    bool producer;                   /* a warpgroup that only copies (step 2 on); before, the consumer copies */
     int stages;                      /* slabs in shared memory */
     int pending;                     /* wgmma groups a consumer leaves in flight: 0 or 1 */
     int cluster;                     /* blocks per cluster: along M sharing B's slabs, or (share_a) along N */
-    bool share_a;                    /* step 8's 128-row tiles: the cluster's blocks side by side share A's slabs */
+    bool share_a;                    /* step 9's 128-row tiles: the cluster's blocks side by side share A's slabs */
     int cluster_m, cluster_n;        /* the cluster tile: its rows and columns of C */
     bool persistent;                 /* a grid of what fits at once, each cluster looping over tiles */
-    bool split;                      /* a short last round split along K (step 6, "The last round") */
-    bool fill;                       /* too few tiles to fill the GPU: all split (step 7) */
-    bool memory_bound;               /* step 8's small tiles: a tile's time counts its bytes too */
-    int threads;                     /* the consumers and one producer warpgroup */
+    bool split;                      /* a short last round split along K (step 7, "The last round") */
+    bool fill;                       /* too few tiles to fill the GPU: all split (step 8) */
+    bool memory_bound;               /* step 9's small tiles: a tile's time counts its bytes too */
+    int threads;                     /* the consumers and the producer warpgroup */
     int a_bytes, b_bytes;            /* one slab of each */
     int shared_bytes;                /* the stages, the barriers, 1 KiB to align the first slab */
 } HopperTile;
@@ -2860,7 +2862,7 @@ typedef struct {
 __host__ __device__ constexpr HopperTile hopper_tile(int step = HOPPER_LAST)
 {
     HopperTile tile = {};
-    bool small = step >= HOPPER_NARROW;   /* step 8's tiles for small M or N */
+    bool small = step >= HOPPER_NARROW;   /* step 9's tiles for small M or N */
     bool tall = TYPE_PAIR == PAIR_F16_IN_OUT && step != HOPPER_SHORT && !small;   /* half accumulators: 128 rows */
     tile.consumers = (step >= HOPPER_TWO_CONSUMERS && !small) || step == HOPPER_MEDIUM ? 2 : 1;
     tile.block_m = (tall ? 128 : 64) * tile.consumers;
@@ -2877,18 +2879,19 @@ __host__ __device__ constexpr HopperTile hopper_tile(int step = HOPPER_LAST)
         tile.stages = HOPPER_STAGES_FIT(tile.a_bytes + tile.b_bytes);
     tile.pending = step >= HOPPER_IN_FLIGHT ? 1 : 0;
     tile.cluster = step >= HOPPER_CLUSTER && (!small || tile.consumers == 2) ? 2 : 1;
-    tile.share_a = small && tile.cluster > 1;   /* step 8's 128-row tiles */
+    tile.share_a = small && tile.cluster > 1;   /* step 9's 128-row tiles */
     tile.cluster_m = tile.share_a ? tile.block_m : tile.block_m * tile.cluster;
     tile.cluster_n = tile.share_a ? tile.block_n * tile.cluster : tile.block_n;
     tile.persistent = step >= HOPPER_PERSISTENT;
     tile.split = step >= HOPPER_SPLIT;
     tile.fill = step >= HOPPER_FILL;
     tile.memory_bound = small;
-    tile.threads = (tile.consumers + 1) * 128;
+    tile.producer = step >= HOPPER_PRODUCER;
+    tile.threads = (tile.consumers + tile.producer) * 128;
     tile.shared_bytes = 1024 + tile.stages * (tile.a_bytes + tile.b_bytes) + 2 * tile.stages * 8;
     return tile;
 }
-#line 4485 "gemm.md"
+#line 4488 "gemm.md"
 __device__ static inline unsigned long long slab_descriptor(const unsigned char *slab, bool mn_major, int first,
                                                             int k_step)
 {
@@ -2900,7 +2903,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
     return operand_descriptor(slab + first * HOPPER_ROW + k_step * HOPPER_K * (int)sizeof(input_t), 16,
                               8 * HOPPER_ROW);
 }
-#line 4520 "gemm.md"
+#line 4523 "gemm.md"
 #define WGMMA_L16 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15"
 #define WGMMA_L32 WGMMA_L16 ", %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
 #define WGMMA_L48 WGMMA_L32 ", %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47"
@@ -2918,7 +2921,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
 #define WGMMA_D96(c, d, i) WGMMA_D64(c, d, i), WGMMA_D32(c, d, i + 64)
 #define WGMMA_D128(c, d, i) WGMMA_D64(c, d, i), WGMMA_D64(c, d, i + 64)
 #define WGMMA_SCALE_D(index) "{\n .reg .pred p;\n setp.ne.b32 p, %" #index ", 0;\n wgmma.mma_async.sync.aligned."
-#line 4543 "gemm.md"
+#line 4546 "gemm.md"
 #if TYPE_PAIR == PAIR_F16_IN_OUT
 #define WGMMA_TYPES "k16.f16.f16.f16"
 #elif TYPE_PAIR == PAIR_F16_IN_F32_OUT
@@ -2952,7 +2955,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
      { .reg .pred p; setp.ne.b32 p, %130, 0;
        wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {%0, ..., %127}, %128, %129, p, 1, 1, %131, %132; }
    %0 to %127 the accumulators, %128 and %129 A's and B's descriptors, %130 scale-d, %131 and %132 tA and tB. */
-#line 4583 "gemm.md"
+#line 4586 "gemm.md"
 
 #if TYPE_PAIR == PAIR_F16_IN_OUT
 typedef unsigned wgmma_acc_t;   /* two halves per register: n / 4 registers */
@@ -2999,7 +3002,7 @@ __device__ static inline void wgmma(wgmma_acc_t (&d)[WGMMA_REGS * N / 256], unsi
         WGMMA_64(d, a, b, scale);
 }
 #endif
-#line 4640 "gemm.md"
+#line 4643 "gemm.md"
 #if HOPPER_BUILT
 #define HOPPER_ASM(text) asm volatile(text ::: "memory")
 #else
@@ -3026,7 +3029,7 @@ __device__ static inline void settle(float &r) { asm volatile("" : "+f"(r)::"mem
 __device__ static inline void settle(unsigned &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(int &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(double &r) { asm volatile("" : "+d"(r)::"memory"); }
-#line 4686 "gemm.md"
+#line 4685 "gemm.md"
 /* Requests the slab k_tile of an operand from row (along M or N) mn0 on, into `slab`. */
 __device__ static inline void copy_operand(void *slab, const CUtensorMap *map, bool mn_major, int mn0, int k_tile,
                                            unsigned long long *full, unsigned short mask)
@@ -3050,15 +3053,15 @@ __device__ static inline void hopper_position(int index, int rank, const Shape *
     *m0 = row * tile.cluster_m + (tile.share_a ? 0 : rank * tile.block_m);
     *n0 = col * tile.cluster_n + (tile.share_a ? rank * tile.block_n : 0);
 }
-#line 4717 "gemm.md"
+#line 4715 "gemm.md"
 /* A cluster's work, one piece at a time: slabs k_begin .. k_end - 1 of tile number `tile`. A piece is a whole
-   tile, except in step 6's launch for the last round ("The last round"). */
+   tile, except in step 7's launch for the last round ("The last round"). */
 typedef struct {
     int tile, k_begin, k_end;
     int slot;   /* the last round's pieces: where the piece's sums go */
 } Piece;
 
-/* Step 6's last round: tiles from `whole` on are cut into pieces, whose sums go to `slots`. */
+/* Step 7's last round: tiles from `whole` on are cut into pieces, whose sums go to `slots`. */
 typedef struct {
     int whole;
     accum_t *slots;
@@ -3067,48 +3070,33 @@ typedef struct {
 template <int STEP, bool PIECES>
 __device__ static inline bool next_piece(int n, const Shape *shape, const LastRound *last, Piece *piece);
 
-/* The producer's thread: every slab of every piece of this block, in order, through the stages. */
-template <int STEP, bool PIECES>
-__device__ static inline void produce(unsigned char *slabs, unsigned long long *full, unsigned long long *empty,
-                                      const CUtensorMap *a_map, const CUtensorMap *b_map, const Shape *shape,
-                                      const LastRound *last, int rank)
+/* One thread requests slab k_tile of A and of B, from rows m0 and n0 of C on, into buffer s; full[s] completes
+   when both have arrived. */
+template <int STEP>
+__device__ static inline void request_stage(unsigned char *slabs, int s, unsigned long long *full,
+                                            const CUtensorMap *a_map, const CUtensorMap *b_map, int m0, int n0,
+                                            int k_tile, int rank)
 {
     constexpr HopperTile tile = hopper_tile(STEP);
-    int use = 0;
-    Piece piece;
-    for (int n = 0; next_piece<STEP, PIECES>(n, shape, last, &piece); n++) {
-        int m0, n0;
-        hopper_position<STEP>(piece.tile, rank, shape, &m0, &n0);
-        for (int k_tile = piece.k_begin; k_tile < piece.k_end; k_tile++, use++) {
-            int s = use % tile.stages;
-            if (use >= tile.stages)
-                barrier_wait(&empty[s], use / tile.stages - 1);
-            unsigned char *a_slab = slabs + s * (tile.a_bytes + tile.b_bytes), *b_slab = a_slab + tile.a_bytes;
-            barrier_arrive_expect(&full[s], tile.a_bytes + tile.b_bytes);
-            unsigned short everyone = tile.cluster > 1 ? (1 << tile.cluster) - 1 : 0;   /* multicast to the cluster */
-            if (tile.share_a) {   /* rank 0 requests A's slab for every block; each block its own B */
-                if (rank == 0)
-                    copy_operand(a_slab, a_map, HOPPER_A_MN, m0, k_tile, &full[s], everyone);
-                copy_operand(b_slab, b_map, HOPPER_B_MN, n0, k_tile, &full[s], 0);
-                continue;
-            }
-            copy_operand(a_slab, a_map, HOPPER_A_MN, m0, k_tile, &full[s], 0);
-            if (tile.cluster > 1)   /* step 4: this block's share of B's slab, to every block of the cluster */
-                copy_operand(b_slab + rank * (tile.b_bytes / tile.cluster), b_map, HOPPER_B_MN,
-                             n0 + rank * (tile.block_n / tile.cluster), k_tile, &full[s], everyone);
-            else
-                copy_operand(b_slab, b_map, HOPPER_B_MN, n0, k_tile, &full[s], 0);
-        }
+    unsigned char *a_slab = slabs + s * (tile.a_bytes + tile.b_bytes), *b_slab = a_slab + tile.a_bytes;
+    barrier_arrive_expect(&full[s], tile.a_bytes + tile.b_bytes);
+    unsigned short everyone = tile.cluster > 1 ? (1 << tile.cluster) - 1 : 0;   /* multicast to the cluster */
+    if (tile.share_a) {   /* rank 0 requests A's slab for every block; each block its own B */
+        if (rank == 0)
+            copy_operand(a_slab, a_map, HOPPER_A_MN, m0, k_tile, &full[s], everyone);
+        copy_operand(b_slab, b_map, HOPPER_B_MN, n0, k_tile, &full[s], 0);
+        return;
     }
-    if (tile.cluster > 1)   /* the other block's consumers arrive on our `empty`: stay until our last slabs are free */
-        for (int done = use - tile.stages; done < use; done++)
-            if (done >= 0)
-                barrier_wait(&empty[done % tile.stages], done / tile.stages);
+    copy_operand(a_slab, a_map, HOPPER_A_MN, m0, k_tile, &full[s], 0);
+    if (tile.cluster > 1)   /* step 5: this block's share of B's slab, to every block of the cluster */
+        copy_operand(b_slab + rank * (tile.b_bytes / tile.cluster), b_map, HOPPER_B_MN,
+                     n0 + rank * (tile.block_n / tile.cluster), k_tile, &full[s], everyone);
+    else
+        copy_operand(b_slab, b_map, HOPPER_B_MN, n0, k_tile, &full[s], 0);
 }
-#line 4778 "gemm.md"
+#line 4758 "gemm.md"
 /* Accumulator sets per consumer thread: one per 64-row wgmma (f64: one per 16-row mma.sync of a warp's 32 rows). */
 #define HOPPER_SUBTILES(step) (HOPPER_WGMMA ? hopper_tile(step).block_m / hopper_tile(step).consumers / 64 : 2)
-#define HOPPER_RELEASERS (HOPPER_WGMMA ? 1 : 4)   /* arrivals per consumer on `empty`: one, or each warp's (f64) */
 
 /* Slab n of a piece (numbered from 0) into the accumulators d; slab 0 starts them from zero. */
 template <int STEP>
@@ -3116,48 +3104,43 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
                                             const unsigned char *a_slab, const unsigned char *b_slab, int consumer,
                                             int n);
 
-/* A consumer is done with the slab in buffer s: one arrival on `empty` in every block of the cluster, from the
-   warpgroup once its wgmmas are done, or (f64) from each warp once its lanes' loads are, as d_gemm's release_slab. */
-__device__ static inline void release_buffer(unsigned long long *empty, int cluster)
-{
-    if (!HOPPER_WGMMA)
-        release_slab(empty, cluster);
-    else if (threadIdx.x % 128 == 0)
-        barrier_arrive(empty, cluster);
-}
-
-/* One consumer warpgroup's multiplication of a piece: its slabs of K into the accumulators d. */
+/* The accumulators, once their last wgmma is done: settled, so that no later read is moved before the wait. */
 template <int STEP>
-__device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HOPPER_REGS(STEP)], unsigned char *slabs,
-                                      unsigned long long *full, unsigned long long *empty, const Piece *piece,
-                                      int consumer, int *use)
+__device__ static inline void settle_accumulators(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HOPPER_REGS(STEP)])
 {
-    constexpr HopperTile tile = hopper_tile(STEP);
-    int previous = -1;
-    for (int k_tile = piece->k_begin; k_tile < piece->k_end; k_tile++, (*use)++) {
-        int s = *use % tile.stages;
-        barrier_wait(&full[s], *use / tile.stages);
-        const unsigned char *a_slab = slabs + s * (tile.a_bytes + tile.b_bytes), *b_slab = a_slab + tile.a_bytes;
-        multiply_slab<STEP>(d, a_slab, b_slab, consumer, k_tile - piece->k_begin);
-        wgmma_wait<tile.pending>();   /* at most `pending` groups still reading their slabs */
-        if (!tile.pending) {   /* this slab's group is done: so is its buffer */
-            release_buffer(&empty[s], tile.cluster);
-        } else {               /* step 3: the group before is done; this one may still read its slab */
-            if (previous >= 0)
-                release_buffer(&empty[previous], tile.cluster);
-            previous = s;
-        }
-    }
-    wgmma_wait<0>();
-    if (tile.pending && previous >= 0)
-        release_buffer(&empty[previous], tile.cluster);
 #pragma unroll
     for (int sub = 0; sub < HOPPER_SUBTILES(STEP); sub++)
 #pragma unroll
         for (int r = 0; r < HOPPER_REGS(STEP); r++)
             settle(d[sub][r]);
 }
-#line 4835 "gemm.md"
+
+/* Step 1, without a producer: the warpgroup's first thread requests the first `stages` slabs of the piece; once
+   the warpgroup's wgmmas on a slab are done, it requests the slab `stages` further on into the same buffer. */
+template <int STEP>
+__device__ static inline void copy_and_consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HOPPER_REGS(STEP)],
+                                               unsigned char *slabs, unsigned long long *full,
+                                               const CUtensorMap *a_map, const CUtensorMap *b_map,
+                                               const Piece *piece, int m0, int n0)
+{
+    constexpr HopperTile tile = hopper_tile(STEP);
+    int slabs_k = piece->k_end - piece->k_begin;   /* a step-1 block has one piece: buffers and phases from 0 */
+    if (threadIdx.x == 0)
+        for (int n = 0; n < tile.stages && n < slabs_k; n++)
+            request_stage<STEP>(slabs, n, full, a_map, b_map, m0, n0, piece->k_begin + n, 0);
+    for (int n = 0; n < slabs_k; n++) {
+        int s = n % tile.stages;
+        barrier_wait(&full[s], n / tile.stages);
+        const unsigned char *a_slab = slabs + s * (tile.a_bytes + tile.b_bytes), *b_slab = a_slab + tile.a_bytes;
+        multiply_slab<STEP>(d, a_slab, b_slab, 0, n);
+        wgmma_wait<0>();
+        __syncthreads();   /* every warp's wgmmas are done with buffer s */
+        if (threadIdx.x == 0 && n + tile.stages < slabs_k)
+            request_stage<STEP>(slabs, s, full, a_map, b_map, m0, n0, piece->k_begin + n + tile.stages, 0);
+    }
+    settle_accumulators<STEP>(d);
+}
+#line 4809 "gemm.md"
 #if HOPPER_WGMMA && !HOPPER_A_REGS
 template <int STEP>
 __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HOPPER_REGS(STEP)],
@@ -3176,7 +3159,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 4869 "gemm.md"
+#line 4843 "gemm.md"
 typedef struct __align__(2 * sizeof(accum_t)) {
     accum_t value[2];
 } AccumPair;
@@ -3237,7 +3220,18 @@ __device__ static inline void store_hopper(const wgmma_acc_t (&d)[HOPPER_REGS(ST
             *destination = result;
         }
 }
-#line 4938 "gemm.md"
+#line 4912 "gemm.md"
+/* Step 2's roles (below): the producer's thread, and a consumer warpgroup's multiplication of a piece. */
+template <int STEP, bool PIECES>
+__device__ static inline void produce(unsigned char *slabs, unsigned long long *full, unsigned long long *empty,
+                                      const CUtensorMap *a_map, const CUtensorMap *b_map, const Shape *shape,
+                                      const LastRound *last, int rank);
+template <int STEP>
+__device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HOPPER_REGS(STEP)], unsigned char *slabs,
+                                      unsigned long long *full, unsigned long long *empty, const Piece *piece,
+                                      int consumer, int *use);
+#define HOPPER_RELEASERS (HOPPER_WGMMA ? 1 : 4)   /* arrivals per consumer on `empty`: one, or each warp's (f64) */
+
 /* A cheaper cluster_sync for a kernel's start, after fence_barrier_init: that fence already released the barriers
    to the cluster, so the arrival can be relaxed, releasing nothing (cluster_sync's releases every earlier write);
    a release arrival cost about 0.6 us in a cluster launch (H100). */
@@ -3265,25 +3259,30 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
     if (threadIdx.x == 0)
         for (int s = 0; s < tile.stages; s++) {
             barrier_init(&full[s], 1);
-            barrier_init(&empty[s], tile.consumers * HOPPER_RELEASERS * tile.cluster);
+            if (tile.producer)   /* step 2: the consumers release each buffer */
+                barrier_init(&empty[s], tile.consumers * HOPPER_RELEASERS * tile.cluster);
         }
     fence_barrier_init();
     cluster_start();   /* both blocks' barriers are ready before either copies */
-#line 4977 "gemm.md"
+#line 4963 "gemm.md"
     int rank = cluster_rank(), warpgroup = threadIdx.x / 128;
-    if (warpgroup == tile.consumers) {
+    if (tile.producer && warpgroup == tile.consumers) {
         producer_registers();
         if (threadIdx.x % 128 == 0)
             produce<STEP, PIECES>(slabs, full, empty, &a_map, &b_map, &shape, &last, rank);
     } else {
-        consumer_registers();
+        if (tile.producer)
+            consumer_registers();
         wgmma_acc_t d[HOPPER_SUBTILES(STEP)][HOPPER_REGS(STEP)];
         int use = 0;
         Piece piece;
         for (int n = 0; next_piece<STEP, PIECES>(n, &shape, &last, &piece); n++) {
             int m0, n0;
             hopper_position<STEP>(piece.tile, rank, &shape, &m0, &n0);
-            consume<STEP>(d, slabs, full, empty, &piece, warpgroup, &use);
+            if (tile.producer)
+                consume<STEP>(d, slabs, full, empty, &piece, warpgroup, &use);
+            else
+                copy_and_consume<STEP>(d, slabs, full, &a_map, &b_map, &piece, m0, n0);
             accum_t *slot = last.slots + (size_t)(piece.slot * tile.cluster + rank) * tile.block_m * tile.block_n;
 #pragma unroll
             for (int sub = 0; sub < HOPPER_SUBTILES(STEP); sub++) {
@@ -3301,18 +3300,81 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
     }
 #endif
 }
-#line 5104 "gemm.md"
+#line 5024 "gemm.md"
+/* The producer's thread: every slab of every piece of this block, in order, through the stages. */
+template <int STEP, bool PIECES>
+__device__ static inline void produce(unsigned char *slabs, unsigned long long *full, unsigned long long *empty,
+                                      const CUtensorMap *a_map, const CUtensorMap *b_map, const Shape *shape,
+                                      const LastRound *last, int rank)
+{
+    constexpr HopperTile tile = hopper_tile(STEP);
+    int use = 0;
+    Piece piece;
+    for (int n = 0; next_piece<STEP, PIECES>(n, shape, last, &piece); n++) {
+        int m0, n0;
+        hopper_position<STEP>(piece.tile, rank, shape, &m0, &n0);
+        for (int k_tile = piece.k_begin; k_tile < piece.k_end; k_tile++, use++) {
+            int s = use % tile.stages;
+            if (use >= tile.stages)
+                barrier_wait(&empty[s], use / tile.stages - 1);
+            request_stage<STEP>(slabs, s, full, a_map, b_map, m0, n0, k_tile, rank);
+        }
+    }
+    if (tile.cluster > 1)   /* the other block's consumers arrive on our `empty`: stay until our last slabs are free */
+        for (int done = use - tile.stages; done < use; done++)
+            if (done >= 0)
+                barrier_wait(&empty[done % tile.stages], done / tile.stages);
+}
+#line 5055 "gemm.md"
+/* A consumer is done with the slab in buffer s: one arrival on `empty` in every block of the cluster, from the
+   warpgroup once its wgmmas are done, or (f64) from each warp once its lanes' loads are, as d_gemm's release_slab. */
+__device__ static inline void release_buffer(unsigned long long *empty, int cluster)
+{
+    if (!HOPPER_WGMMA)
+        release_slab(empty, cluster);
+    else if (threadIdx.x % 128 == 0)
+        barrier_arrive(empty, cluster);
+}
+
+/* One consumer warpgroup's multiplication of a piece: its slabs of K into the accumulators d. */
+template <int STEP>
+__device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HOPPER_REGS(STEP)], unsigned char *slabs,
+                                      unsigned long long *full, unsigned long long *empty, const Piece *piece,
+                                      int consumer, int *use)
+{
+    constexpr HopperTile tile = hopper_tile(STEP);
+    int previous = -1;
+    for (int k_tile = piece->k_begin; k_tile < piece->k_end; k_tile++, (*use)++) {
+        int s = *use % tile.stages;
+        barrier_wait(&full[s], *use / tile.stages);
+        const unsigned char *a_slab = slabs + s * (tile.a_bytes + tile.b_bytes), *b_slab = a_slab + tile.a_bytes;
+        multiply_slab<STEP>(d, a_slab, b_slab, consumer, k_tile - piece->k_begin);
+        wgmma_wait<tile.pending>();   /* at most `pending` groups still reading their slabs */
+        if (!tile.pending) {   /* this slab's group is done: so is its buffer */
+            release_buffer(&empty[s], tile.cluster);
+        } else {               /* step 4: the group before is done; this one may still read its slab */
+            if (previous >= 0)
+                release_buffer(&empty[previous], tile.cluster);
+            previous = s;
+        }
+    }
+    wgmma_wait<0>();
+    if (tile.pending && previous >= 0)
+        release_buffer(&empty[previous], tile.cluster);
+    settle_accumulators<STEP>(d);
+}
+#line 5183 "gemm.md"
 /* The H100 SXM's dense tensor rates, TFLOP/s (TOP/s), in TYPE_PAIR's order (NVIDIA H100 datasheet). */
 static const double HOPPER_RATED[] = {989, 989, 1979, 1979, 989, 494, 67};
 #define HOPPER_BLOCK_PULL 90e9      /* bytes/s that one block reads when few run (measured on an H200) */
 
-#define HOPPER_FILL_SECONDS 100e-6   /* step 7: a shorter tile runs whole */
+#define HOPPER_FILL_SECONDS 100e-6   /* step 8: a shorter tile runs whole */
 #define HOPPER_SPLIT_SECONDS 15e-6   /* what a split adds: two launches and the slots' traffic (fitted on an H200) */
 
 __host__ __device__ static inline int split_parts(int clusters, int tiles, int k_tiles);   /* pieces per tile, below */
 
-/* Step 7 splits every tile when there are at most clusters / share of them: share 2, two pieces a tile or
-   more. Step 8's small tiles, whole, read at HOPPER_BLOCK_PULL a block; they are split while they cannot draw the
+/* Step 8 splits every tile when there are at most clusters / share of them: share 2, two pieces a tile or
+   more. Step 9's small tiles, whole, read at HOPPER_BLOCK_PULL a block; they are split while they cannot draw the
    memory's bandwidth: share is the pull over an SM's share of the bandwidth, rounded (H100 4, H200 2). With
    the roles swapped (tf32) a block reads more slowly (measured): 2. */
 static int hopper_fill_share(HopperTile tile, int clusters, double bandwidth)
@@ -3328,7 +3390,7 @@ static int hopper_whole_tiles(int step, int tiles, int clusters, int k_padded, d
 {
     HopperTile tile = hopper_tile(step);
     double seconds = 2.0 * tile.cluster_m * tile.cluster_n * k_padded / (HOPPER_RATED[TYPE_PAIR] * 1e12 / clusters);
-    if (tile.memory_bound)   /* step 8's small tiles: at least their operands' bytes at the cluster's share */
+    if (tile.memory_bound)   /* step 9's small tiles: at least their operands' bytes at the cluster's share */
         seconds = fmax(seconds, (double)(tile.cluster_m + tile.cluster_n) * k_padded * sizeof(input_t) /
                                     (bandwidth / clusters));
     int last = tiles % clusters;
@@ -3339,7 +3401,7 @@ static int hopper_whole_tiles(int step, int tiles, int clusters, int k_padded, d
                 seconds >= HOPPER_FILL_SECONDS;
     return split ? tiles - last : fill ? 0 : tiles;
 }
-#line 5148 "gemm.md"
+#line 5227 "gemm.md"
 /* The pieces each tile of a last round of `tiles` is cut into along K: one per cluster, at most one per slab. */
 __host__ __device__ static inline int split_parts(int clusters, int tiles, int k_tiles)
 {
@@ -3391,7 +3453,7 @@ __device__ static inline bool next_piece(int n, const Shape *shape, const LastRo
     piece->tile += last->whole;
     return found;
 }
-#line 5208 "gemm.md"
+#line 5287 "gemm.md"
 #define GATHER_THREADS 256                      /* one element of a block tile each */
 #define HOPPER_MAX_CLUSTERS GATHER_THREADS      /* the most clusters a split round is dealt to: one thread each */
 
@@ -3441,8 +3503,8 @@ __global__ void __launch_bounds__(GATHER_THREADS) d_gather_pieces(accum_t *__res
     accum_t *element = c + (size_t)(top + e / cols) * ldc + left + e % cols;
     *element = scale_accumulator(alpha, (accum_t)sum, beta, beta != 0 ? *element : ACCUM_ZERO);
 }
-#line 5305 "gemm.md"
-/* One of step 8's tiles: a kind of d_gemm_hopper and its speed per flop, in percent of the 128 x 256 tile's. */
+#line 5383 "gemm.md"
+/* One of step 9's tiles: a kind of d_gemm_hopper and its speed per flop, in percent of the 128 x 256 tile's. */
 typedef struct {
     int kind;
     int speed;
@@ -3462,8 +3524,8 @@ static Shape hopper_roles(const Shape *shape);              /* M and N as the ke
 
 /* The tile of HOPPER_TILES whose rounds take the least time on `sms` SMs: a round is one tile per cluster, and
    takes one tile's flops at the cluster's share of the rated speed times the tile's speed; tiles that are all
-   split along K (step 7) take one piece's share of a round and cost HOPPER_SPLIT_SECONDS more. Small tiles few
-   enough for step 7 to split but left whole take at least their bytes at HOPPER_BLOCK_PULL per block. On a tie,
+   split along K (step 8) take one piece's share of a round and cost HOPPER_SPLIT_SECONDS more. Small tiles few
+   enough for step 8 to split but left whole take at least their bytes at HOPPER_BLOCK_PULL per block. On a tie,
    the first. */
 static int hopper_by_shape(int m, int n, int k, int sms, double bandwidth)
 {
@@ -3492,7 +3554,7 @@ static int hopper_by_shape(int m, int n, int k, int sms, double bandwidth)
     }
     return best;
 }
-#line 5401 "gemm.md"
+#line 5479 "gemm.md"
 #if !HOPPER_WGMMA || HOPPER_A_REGS
 /* The byte offset of element (mn, k) in a swizzled slab, K-major or MN-major (The swizzled layout). */
 __device__ static inline int slab_offset(bool mn_major, int mn, int k)
@@ -3517,7 +3579,7 @@ __device__ static inline void load_four(const unsigned char *slab, int mn, int t
     }
 }
 #endif
-#line 5431 "gemm.md"
+#line 5509 "gemm.md"
 #if !HOPPER_WGMMA
 #define MMA_F64(d, i, a, b)                                                                                  \
     asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "                     \
@@ -3556,7 +3618,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     }
 }
 #endif
-#line 5498 "gemm.md"
+#line 5576 "gemm.md"
 #if HOPPER_A_REGS
 /* tf32's wgmma of 64 x n with A from this thread's four registers a[0..3] (operands i0 .. i3) */
 #define WGMMA_A_REGS(n, list, outputs, i0, i1, i2, i3, ib, is, a, b, scale)                                 \
@@ -3615,7 +3677,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
         multiply_set<STEP, 0>(d, a_slab, b_slab, consumer, n);
 }
 #endif
-#line 5572 "gemm.md"
+#line 5650 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed. 32 x 8 threads per block, a 32 x 32 tile each (the last
    ones cut at the edges: f64's padded K is a multiple of 16). */
@@ -3650,7 +3712,7 @@ static bool hopper_prepares(int operand)   /* the problem's A or B, whichever ro
 {
     return (operand == 0) != HOPPER_SWAP ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 5617 "gemm.md"
+#line 5694 "gemm.md"
 #if IS_INTEGER   /* an int8 operand transposed first is transposed in tiles this wide along M or N */
 #define HOPPER_WHOLE_M (HOPPER_TRANSPOSE_A ? TRANSPOSE_COLS : 1)
 #define HOPPER_WHOLE_N (HOPPER_TRANSPOSE_B ? TRANSPOSE_COLS : 1)
@@ -3711,7 +3773,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, b, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 5683 "gemm.md"
+#line 5760 "gemm.md"
 static TileGeometry hopper_geometry(int step)
 {
     HopperTile hopper = hopper_tile(step);
@@ -3738,18 +3800,18 @@ static bool hopper_runs_here(const Gpu *gpu)
 #define HOPPER_PIECES(step) ((const void *)d_gemm_hopper<HOPPER_BUILT_KIND(step), true>)
 #define HOPPER_GATHER(step) ((const void *)d_gather_pieces<HOPPER_BUILT_KIND(step)>)
 static const void *const HOPPER_KERNELS[HOPPER_KINDS_END - 1] = {
-    HOPPER_KERNEL(1), HOPPER_KERNEL(2),  HOPPER_KERNEL(3),  HOPPER_KERNEL(4),  HOPPER_KERNEL(5),
-    HOPPER_KERNEL(6), HOPPER_KERNEL(7),  HOPPER_KERNEL(8),  HOPPER_KERNEL(9),  HOPPER_KERNEL(10),
-    HOPPER_KERNEL(11), HOPPER_KERNEL(12), HOPPER_KERNEL(13)};
-static_assert(HOPPER_LAST == 8 && HOPPER_LAST == HOPPER_STEPS && HOPPER_KINDS_END == 14,
+    HOPPER_KERNEL(1),  HOPPER_KERNEL(2),  HOPPER_KERNEL(3),  HOPPER_KERNEL(4),  HOPPER_KERNEL(5),
+    HOPPER_KERNEL(6),  HOPPER_KERNEL(7),  HOPPER_KERNEL(8),  HOPPER_KERNEL(9),  HOPPER_KERNEL(10),
+    HOPPER_KERNEL(11), HOPPER_KERNEL(12), HOPPER_KERNEL(13), HOPPER_KERNEL(14)};
+static_assert(HOPPER_LAST == 9 && HOPPER_LAST == HOPPER_STEPS && HOPPER_KINDS_END == 15,
               "a kernel and a --kernel name for every step");
 
-/* Step 6's second launch, for the last round, and the gathering of its pieces: from step 6 on, per tile of step
-   8 (steps 6 and 7 use the last step's, which have the same geometry). */
+/* Step 7's second launch, for the last round, and the gathering of its pieces: from step 7 on, per tile of step
+   9 (steps 7 and 8 use the last step's, which have the same geometry). */
 static const void *const HOPPER_PIECES_KERNELS[HOPPER_KINDS_END - HOPPER_LAST] = {
-    HOPPER_PIECES(8), HOPPER_PIECES(9), HOPPER_PIECES(10), HOPPER_PIECES(11), HOPPER_PIECES(12), HOPPER_PIECES(13)};
+    HOPPER_PIECES(9), HOPPER_PIECES(10), HOPPER_PIECES(11), HOPPER_PIECES(12), HOPPER_PIECES(13), HOPPER_PIECES(14)};
 static const void *const HOPPER_GATHER_KERNELS[HOPPER_KINDS_END - HOPPER_LAST] = {
-    HOPPER_GATHER(8), HOPPER_GATHER(9), HOPPER_GATHER(10), HOPPER_GATHER(11), HOPPER_GATHER(12), HOPPER_GATHER(13)};
+    HOPPER_GATHER(9), HOPPER_GATHER(10), HOPPER_GATHER(11), HOPPER_GATHER(12), HOPPER_GATHER(13), HOPPER_GATHER(14)};
 
 static const void *hopper_pieces_kernel(int kind)
 {
@@ -3760,7 +3822,7 @@ static const void *hopper_gather_kernel(int kind)
 {
     return HOPPER_GATHER_KERNELS[kind < HOPPER_LAST ? 0 : kind - HOPPER_LAST];
 }
-#line 5738 "gemm.md"
+#line 5815 "gemm.md"
 static int hopper_kind(int kernel, int m, int n, int k, int sms, double bandwidth)
 {
     int step = hopper_step(kernel);
@@ -3775,7 +3837,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
         die(EXIT_NO_GPU, "--kernel=%s needs a GPU of compute capability 9.0 and a build for it (make ARCH=90a); "
             "%s has %d.%d%s", name, gpu->properties.name, gpu->cc / 10, gpu->cc % 10,
             gpu->cc == 90 ? " but this build has no sm_90a code" : "");
-    for (int kind = step; kind < (step == HOPPER_LAST ? HOPPER_KINDS_END : step + 1); kind++) {   /* step 8's tiles */
+    for (int kind = step; kind < (step == HOPPER_LAST ? HOPPER_KINDS_END : step + 1); kind++) {   /* step 9's tiles */
         HopperTile tile = hopper_tile(kind);
         if (tile.shared_bytes > gpu->shared_budget)
             die(EXIT_NO_GPU, "--kernel=%s needs %d bytes of shared memory per block; %s allows %d", name,
@@ -3787,7 +3849,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
                                             tile.shared_bytes));
     }
 }
-#line 5771 "gemm.md"
+#line 5848 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. A tile without a cluster is a
    plain grid: launched as clusters of one, a launch took 1 to 4 us longer (H100). */
 static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
@@ -3825,12 +3887,12 @@ static void setup_hopper(Run *run)
                                                    : tiles;
     run->split_tiles = tiles - run->whole_tiles;
     run->grid_clusters = tile.persistent && fit < tiles ? fit : tiles;
-    if (run->split_tiles > 0) {   /* step 6: every cluster takes a piece, into a slot of its own (a block tile each) */
+    if (run->split_tiles > 0) {   /* step 7: every cluster takes a piece, into a slot of its own (a block tile each) */
         run->grid_clusters = fit;
         CHECK_CUDA(cudaMalloc(&run->slots, (size_t)fit * tile.cluster * tile.block_m * tile.block_n * sizeof(accum_t)));
     }
 }
-#line 5822 "gemm.md"
+#line 5899 "gemm.md"
 
 static void launch_hopper(const Run *run)
 {
@@ -3846,11 +3908,11 @@ static void launch_hopper(const Run *run)
     copy.shape = hopper_roles(&run->shape);
     LastRound last = {run->whole_tiles, run->slots};
     void *arguments[] = {&copy.c, &copy.shape, &copy.alpha, &copy.beta, &copy.a_map, &copy.b_map, &last};
-    if (run->whole_tiles > 0)   /* step 7 may split every tile */
+    if (run->whole_tiles > 0)   /* step 8 may split every tile */
         CHECK_CUDA(cudaLaunchKernelExC(&config, HOPPER_KERNELS[step - 1], arguments));
     if (!run->slots)
         return;
-    /* step 6: the last round's pieces, then their sums into C */
+    /* step 7: the last round's pieces, then their sums into C */
     HopperTile tile = hopper_tile(step);
     unsigned blocks = (unsigned)(run->split_tiles * tile.cluster * (tile.block_m * tile.block_n / GATHER_THREADS));
     CHECK_CUDA(cudaLaunchKernelExC(&config, hopper_pieces_kernel(step), arguments));
@@ -3866,7 +3928,7 @@ static void launch_hopper(const Run *run)
     gather.numAttrs = 1;
     CHECK_CUDA(cudaLaunchKernelExC(&gather, hopper_gather_kernel(step), gather_arguments));
 }
-#line 5875 "gemm.md"
+#line 5952 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -3919,7 +3981,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 5933 "gemm.md"
+#line 6010 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -3956,7 +4018,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 6130 "gemm.md"
+#line 6207 "gemm.md"
 static int self_test_failures;
 
 #define H200_BANDWIDTH 4.92e12   /* bytes/s, as the GPU reports it (3201 MHz x 6144 bits x 2): and H100_BANDWIDTH */
@@ -4218,7 +4280,7 @@ static void test_hopper_tiles(void)
     expect(skinny.block_m == 64 && skinny.cluster == 1 &&
                hopper_tile(hopper_kind(KERNEL_HOPPER, 4096, 14336, 4096, 132, H100_BANDWIDTH)).cluster == 2 &&
                hopper_kind(KERNEL_HOPPER_STEP1 + HOPPER_FILL - 1, 16, 4096, 4096, 132, H100_BANDWIDTH) == HOPPER_FILL,
-           "hopper: step 8 takes 64-row tiles without a cluster where M is small, 256-row cluster tiles where M is large");
+           "hopper: step 9 takes 64-row tiles without a cluster where M is small, 256-row cluster tiles where M is large");
     int small_ok = 1;
     for (int kind = HOPPER_NARROW; kind < HOPPER_KINDS_END; kind++) {
         HopperTile tile = hopper_tile(kind);
@@ -4227,7 +4289,7 @@ static void test_hopper_tiles(void)
                     HOPPER_STAGES_FIT(tile.a_bytes + tile.b_bytes) == tile.stages &&
                     tile.stages > hopper_tile(HOPPER_FILL).stages;
     }
-    expect(small_ok, "hopper: step 8's small tiles fill the 227 KiB with stages, more than the 256-row cluster tiles; "
+    expect(small_ok, "hopper: step 9's small tiles fill the 227 KiB with stages, more than the 256-row cluster tiles; "
                      "the 128-row ones share A in clusters of two");
     if (TYPE_PAIR == PAIR_F16_IN_F32_OUT || TYPE_PAIR == PAIR_BF16_IN_F32_OUT)   /* the choices measured */
         expect(hopper_kind(KERNEL_HOPPER, 16, 4096, 4096, 132, H100_BANDWIDTH) == HOPPER_NARROW_64 &&
@@ -4241,7 +4303,7 @@ static void test_hopper_tiles(void)
                    hopper_kind(KERNEL_HOPPER, 16, 4096, 14336, 132, H100_BANDWIDTH) == HOPPER_NARROW_64 &&
                    hopper_kind(KERNEL_HOPPER, 16, 4096, 14336, 132, H200_BANDWIDTH) == HOPPER_NARROW &&
                    hopper_whole_tiles(HOPPER_NARROW, 32, 132, 14336, H200_BANDWIDTH) == 0,
-               "hopper: step 8 takes 64 x 64 tiles at 16 x 4096 x 4096, 64 x 128 at 256 x 4096 x 14336, 128 x 128 "
+               "hopper: step 9 takes 64 x 64 tiles at 16 x 4096 x 4096, 64 x 128 at 256 x 4096 x 14336, 128 x 128 "
                "at 256 x 8192 x 8192, 64 x 192 at 256 x 6144 x 4096, split 128 x 256 at 256 x 8192 x 28672 and "
                "split 64 x 128 at 16 x 2048 x 8192; at 16 x 4096 x 14336 whole 64 x 64 on an H100, split 64 x 128 "
                "on an H200");
@@ -4252,7 +4314,7 @@ static void test_hopper_tiles(void)
                hopper_whole_tiles(HOPPER_NARROW, most + 1, 132, 65536, H100_BANDWIDTH) == most + 1 &&
                hopper_whole_tiles(HOPPER_NARROW, 66, 132, 65536, H200_BANDWIDTH) == 0 &&
                hopper_whole_tiles(HOPPER_NARROW, 67, 132, 65536, H200_BANDWIDTH) == 67,
-           "hopper: step 8 splits 64-row tiles that take long to read, at most a quarter of the SMs' worth on an "
+           "hopper: step 9 splits 64-row tiles that take long to read, at most a quarter of the SMs' worth on an "
            "H100 (tf32 with B as stored: half), half on an H200's faster memory");
 }
 
@@ -4297,7 +4359,7 @@ static void test_pieces(void)
                hopper_whole_tiles(HOPPER_SPLIT, 16, 66, 16384, H100_BANDWIDTH) == 16 &&
                hopper_whole_tiles(HOPPER_SPLIT, 1020, 66, 256, H100_BANDWIDTH) == 1020 &&
                hopper_whole_tiles(HOPPER_PERSISTENT, 2048, 66, 16384, H100_BANDWIDTH) == 2048,
-           "hopper: step 6 splits a last round of at most half the clusters' long tiles after a whole round, no other");
+           "hopper: step 7 splits a last round of at most half the clusters' long tiles after a whole round, no other");
     expect(hopper_whole_tiles(HOPPER_FILL, 16, 66, 65536, H100_BANDWIDTH) == 0 &&
                hopper_whole_tiles(HOPPER_FILL, 33, 66, 65536, H100_BANDWIDTH) == 0 &&
                hopper_whole_tiles(HOPPER_FILL, 34, 66, 65536, H100_BANDWIDTH) == 34 &&
@@ -4305,7 +4367,7 @@ static void test_pieces(void)
                hopper_whole_tiles(HOPPER_FILL, 1020, 66, 16384, H100_BANDWIDTH) == 990 &&
                hopper_whole_tiles(HOPPER_FILL, 2048, 66, 8192, H100_BANDWIDTH) ==
                    hopper_whole_tiles(HOPPER_SPLIT, 2048, 66, 8192, H100_BANDWIDTH),
-           "hopper: step 7 also splits every tile when there are at most half as many as clusters, each long enough");
+           "hopper: step 8 also splits every tile when there are at most half as many as clusters, each long enough");
 }
 
 /* The tile table: each row fits the budget it is for and is what a GPU with that budget gets. */

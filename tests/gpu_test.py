@@ -40,23 +40,23 @@ What it does, in one call that must stay under ten minutes:
      transpositions, the copy path each step must report, memcheck on every step and racecheck on steps
      1 to 4 (fp16 and f64) at the sanitizers' small size;
      and a compute_80 and a compute_75 build of fp16 whose steps run the cp.async and plain-load paths;
-     on a 9.0 GPU the same builds also run steps 1 to 7 of d_gemm_hopper (--kernel=hopper1 .. hopper7)
-     at 1000 777 333 with alpha and beta; for F16_IN_OUT also hopper7 at the hopper part's sizes (its
+     on a 9.0 GPU the same builds also run steps 1 to 8 of d_gemm_hopper (--kernel=hopper1 .. hopper8)
+     at 1000 777 333 with alpha and beta; for F16_IN_OUT also hopper8 at the hopper part's sizes (its
      256-row tile, which --kernel=hopper leaves for 128 or 64 rows at some sizes), memcheck on it;
   8. d_gemm_hopper (gemm.md, "Past WMMA"; --kernel=hopper, on a GPU of compute capability 9.0 in the
      sm_90a builds that ARCH=90 makes): every type pair (f64 through mma.sync), each transposition, at
      1 1 1, 127 253 61, 1000 777 333 and 513 1031 1100 with alpha and beta, and on the GPU reference
      2048^3 and 2304 2048 1000 (whole rounds of tiles and a partial last one), 4608 2048 12288 (whole
-     rounds, then a last round split along K: step 6), HOPPER_FILL (16 4096 65536 and 777 1000 65536,
-     where step 7 splits every tile along K, and step 8 too, 64-row tiles at the first), HOPPER_WIDE
-     (64 33792 256 and its transpose) and 256 6144 256 (step 8's 64 x 192 in every layout); a check that
-     the passing runs covered each of step 8's tiles (kv tile and cluster); memcheck for each type pair,
+     rounds, then a last round split along K: step 7), HOPPER_FILL (16 4096 65536 and 777 1000 65536,
+     where step 8 splits every tile along K, and step 9 too, 64-row tiles at the first), HOPPER_WIDE
+     (64 33792 256 and its transpose) and 256 6144 256 (step 9's 64 x 192 in every layout); a check that
+     the passing runs covered each of step 9's tiles (kv tile and cluster); memcheck for each type pair,
      also unverified at 4608 2048 12288, both HOPPER_FILL sizes (the splits), 1000 777 333, 2304 2048
-     1000, 64 33792 256 and 256 6144 256 (step 8's tiles); a compute_80 build must
+     1000, 64 33792 256 and 256 6144 256 (step 9's tiles); a compute_80 build must
      exit 3 with one line; on a GPU that is not 9.0 (nvidia-smi's compute_cap) every type pair must
      exit 3 instead;
   9. the matrix (issue 30): every --kernel a STEPS=1 build has (naive, fast, step1 .. step7, hopper,
-     hopper1 .. hopper8; a check fails when the binary's --help names other kernels) x every type pair
+     hopper1 .. hopper9; a check fails when the binary's --help names other kernels) x every type pair
      x the four layouts, each at MATRIX_SHAPES, where M, N and K each take every one of MATRIX_VALUES
      (1, 2, 7, 11, 63, 65, 129, 300 and 513, one past two 256-row tiles), with alpha and beta, verified
      on the GPU reference: one process per kernel and build runs all the shapes (out/gemm
@@ -112,7 +112,7 @@ INTEGER_TYPES = ("U8_IN_I32_OUT", "I8_IN_I32_OUT")
 TRANSPOSITIONS = ((0, 0), (0, 1), (1, 0), (1, 1))
 KERNELS = ("fast", "naive")
 STEPS = tuple("step%d" % n for n in range(1, 7))   # step7 is d_gemm, which the main part runs as "fast"
-HOPPER_STEPS = tuple("hopper%d" % n for n in range(1, 8))   # hopper8 is d_gemm_hopper, which the hopper part runs
+HOPPER_STEPS = tuple("hopper%d" % n for n in range(1, 9))   # hopper9 is d_gemm_hopper, which the hopper part runs
 # What a run's kv line may say for kernel=: its --kernel name, or for these two the kernel's own name too. Every
 # other --kernel name (steps, hopper, any added later) must come back as asked: names come from --help.
 KERNEL_ALIASES = {"fast": ("fast", "d_gemm"), "naive": ("naive", "d_gemm_naive")}
@@ -124,16 +124,16 @@ RACECHECK_STEP_TYPES = ("F16_IN_F32_OUT", "F64_IN_OUT")
 HOPPER_SIZES = ((1, 1, 1), (127, 253, 61), (1000, 777, 333), (513, 1031, 1100))
 HOPPER_BIG = (2048, 2048, 2048)
 HOPPER_ROUNDS = (2304, 2048, 1000)   # on 132 SMs, whole rounds of tiles and a short last round
-HOPPER_SPLIT = (4608, 2048, 12288)   # whole rounds, then at most 33 tiles long enough that step 6 splits them
-# Step 7: at most 33 tiles in all, each long enough to split, so every tile is split along K: a skinny layer (16
-# rows of 256; step 8 splits its 64 x 128 tiles, its 64 x 64 ones where tf32's roles swap, or 128 x 128 for int8
+HOPPER_SPLIT = (4608, 2048, 12288)   # whole rounds, then at most 33 tiles long enough that step 7 splits them
+# Step 8: at most 33 tiles in all, each long enough to split, so every tile is split along K: a skinny layer (16
+# rows of 256; step 9 splits its 64 x 128 tiles, its 64 x 64 ones where tf32's roles swap, or 128 x 128 for int8
 # with A transposed) and a ragged size whose last cluster tile is mostly padding rows, which no piece stores.
 HOPPER_FILL = ((16, 4096, 65536), (777, 1000, 65536))   # K long enough that every type pair splits both
-# Step 8's 64 x 128 tile whole, 264 and 132 of them, and 128 x 128 whole for int8 with A transposed (the transposes
-# for tf32 with B as stored, whose roles swap M and N). With the sizes above, every type pair runs each of step 8's
+# Step 9's 64 x 128 tile whole, 264 and 132 of them, and 128 x 128 whole for int8 with A transposed (the transposes
+# for tf32 with B as stored, whose roles swap M and N). With the sizes above, every type pair runs each of step 9's
 # tiles: 4608 2048 12288 splits the last round of 128 x 128 tiles, whose clusters share A.
 HOPPER_WIDE = ((64, 33792, 256), (33792, 64, 256), (64, 16896, 256), (16896, 64, 256))
-# Step 8's 64 x 192 tile, 128 of them in one round, in every layout: int8 with B as stored pads N to 384 (whole
+# Step 9's 64 x 192 tile, 128 of them in one round, in every layout: int8 with B as stored pads N to 384 (whole
 # transposition tiles), and at 2304 2048 1000 takes 64 x 128; tf32 with B as stored takes 64 x 192 there instead.
 HOPPER_192 = (256, 6144, 256)
 # Step 8's tiles (block M x N, cluster) as the kv line names them; f64 has its 128-column pair.
@@ -160,7 +160,7 @@ NPY_SIZE = (127, 253, 61)
 # out/gemm --help), at shapes where M, N and K each take every value: small, one off a fragment or a tile,
 # ragged, and one past two 256-row block tiles. Row i is (v[i], v[i+3], v[i+6]), then (v[i], v[i+6], v[i+3]).
 MATRIX_KERNELS = ("naive", "fast") + tuple("step%d" % n for n in range(1, 8)) + ("hopper",) \
-    + tuple("hopper%d" % n for n in range(1, 9))
+    + tuple("hopper%d" % n for n in range(1, 10))
 MATRIX_VALUES = (1, 2, 7, 11, 63, 65, 129, 300, 513)
 MATRIX_SHAPES = tuple((MATRIX_VALUES[i], MATRIX_VALUES[(i + a) % 9], MATRIX_VALUES[(i + b) % 9])
                       for a, b in ((3, 6), (6, 3)) for i in range(9))
@@ -788,11 +788,11 @@ class Tester:
                     self.gemm_run(config, step, size, scaled,
                                   "%s %s a=%s b=%s" % (step, "x".join(map(str, size)), alpha, beta),
                                   alpha=alpha, beta=beta, copy_path="copy-engine")
-            if config.type == "F16_IN_OUT":   # --kernel=hopper takes 128 or 64 rows at some sizes; hopper7 256
+            if config.type == "F16_IN_OUT":   # --kernel=hopper takes 128 or 64 rows at some sizes; hopper8 256
                 for size in HOPPER_SIZES[1:] + (HOPPER_BIG, HOPPER_ROUNDS, HOPPER_SPLIT):
                     big = size in (HOPPER_BIG, HOPPER_ROUNDS, HOPPER_SPLIT)
-                    self.gemm_run(config, "hopper7", size, scaled + (["--verify=gpu"] if big else []),
-                                  "hopper7 %s a=%s b=%s" % ("x".join(map(str, size)), alpha, beta), alpha=alpha,
+                    self.gemm_run(config, "hopper8", size, scaled + (["--verify=gpu"] if big else []),
+                                  "hopper8 %s a=%s b=%s" % ("x".join(map(str, size)), alpha, beta), alpha=alpha,
                                   beta=beta, copy_path="copy-engine", timeout=TIMEOUT_BIG if big else TIMEOUT_RUN,
                                   split=size == HOPPER_SPLIT)
 
@@ -821,7 +821,7 @@ class Tester:
                                       "hopper %s a=%s b=%s gpu" % ("x".join(map(str, size)), alpha, beta), alpha=alpha,
                                       beta=beta, timeout=TIMEOUT_BIG, copy_path="copy-engine",
                                       split=size in (HOPPER_SPLIT,) + HOPPER_FILL))
-        record = self.add(Record("check", config, label="hopper: step 8 ran each of its tiles"))
+        record = self.add(Record("check", config, label="hopper: step 9 ran each of its tiles"))
         ran = set(getattr(run, "tile", "") for run in runs if run.status == "pass")
         wanted = HOPPER_TILES_F64 if config.type == "F64_IN_OUT" else HOPPER_TILES
         missing = [tile for tile in wanted if tile not in ran]
@@ -1268,11 +1268,11 @@ class Tester:
                     for ta, tb in ((0, 0), (1, 1)):
                         config = by_name.get("%s_%s_ta%d_tb%d" % (type_pair, SHAPES[type_pair][0], ta, tb))
                         steps = by_name.get("%s_%s_ta%d_tb%d_steps" % (type_pair, SHAPES[type_pair][0], ta, tb))
-                        for kernel in ("hopper", "hopper7") if steps and type_pair == "F16_IN_OUT" else ("hopper",):
-                            built = steps if kernel == "hopper7" else config   # hopper7: the 256-row tile
+                        for kernel in ("hopper", "hopper8") if steps and type_pair == "F16_IN_OUT" else ("hopper",):
+                            built = steps if kernel == "hopper8" else config   # hopper8: the 256-row tile
                             if built:
                                 san_futures.append(san_pool.submit(self.guarded_sanitizer, built, "memcheck", kernel, "cpu"))
-                                if (ta, tb) == (0, 0):   # step 6's split last round, step 7's split tiles, the gathering
+                                if (ta, tb) == (0, 0):   # step 7's split last round, step 8's split tiles, the gathering
                                     # fp16: 128 x 128 with its last round split, 64 x 128 and 128 x 256 all split,
                                     # then 64 x 128 whole
                                     for size in (HOPPER_SPLIT,) + HOPPER_FILL + (HOPPER_SIZES[2], HOPPER_ROUNDS,

@@ -25,7 +25,7 @@ from test_build import find_nvcc  # noqa: E402
 
 GEMM_MD = os.path.join(ROOT, "gemm.md")
 STEP_BLOCK = re.compile(r"^```\{\.step ([^}]*)\}$")
-STEPS = {"d_gemm": 7, "d_gemm_hopper": 6}
+STEPS = {"d_gemm": 7, "d_gemm_hopper": 7}
 CSV = {"d_gemm": ("steps-h100.csv", "step%d", "naive"), "d_gemm_hopper": ("steps-h100.csv", "hopper%d", "step7")}
 
 
@@ -88,7 +88,7 @@ class StepSections(unittest.TestCase):
             cls.views[(attributes["kernel"], int(attributes["step"]))] = run_view(attributes)
 
     def test_every_step_has_its_section_and_its_code(self):
-        """13 step sections: 7 of d_gemm, 6 of d_gemm_hopper, each with its folded code."""
+        """14 step sections: 7 of d_gemm, 7 of d_gemm_hopper, each with its folded code."""
         for kernel, count in STEPS.items():
             steps = sorted(int(a["step"]) for _, _, a in self.blocks if a["kernel"] == kernel)
             self.assertEqual(steps, list(range(1, count + 1)), "one {.step} block per step of %s" % kernel)
@@ -132,22 +132,27 @@ class StepSections(unittest.TestCase):
         self.assertNotIn("step 5 adds", code)
 
     def test_hopper_step_1_shows_no_pieces_cluster_or_group_in_flight(self):
-        """Issue 41, a cold read of the Hopper part: step 1's code carried step 6's pieces (`if (PIECES)`, the
-        slot), step 4's multicast (`everyone`, `rank * (32768 / 1)`) and step 3's `previous`. Each now folds
-        away until its step: PIECES is false before step 6 splits a round, and a local nothing reads leaves."""
-        args = {"kernel": "d_gemm_hopper", "step": "1", "show": "d_gemm_hopper produce consume", "numbers": "1"}
+        """Issue 41, a cold read of the Hopper part: step 1's code carried step 7's pieces (`if (PIECES)`, the
+        slot), step 5's multicast (`everyone`, `rank * (32768 / 1)`) and step 4's `previous`, then step 2's
+        producer. Each now folds away until its step: PIECES is false before step 7 splits a round, a local
+        nothing reads leaves, and before step 2 the one warpgroup copies and multiplies itself."""
+        args = {"kernel": "d_gemm_hopper", "step": "1", "show": "d_gemm_hopper copy_and_consume", "numbers": "1"}
         _, _, code = run_view(args)
         body = code.split("{", 1)[1]
-        for later in ("if (PIECES)", "PIECES ?", "slot", "griddepcontrol", "everyone", "rank * (", "previous"):
+        for later in ("if (PIECES)", "PIECES ?", "slot", "griddepcontrol", "everyone", "rank * (", "previous",
+                      "produce<", " consume<", "empty", "registers()"):
             self.assertNotIn(later, body, "Hopper step 1's code shows %s, a later step's" % later)
-        self.assertIn("release_buffer(&empty[s], 1);", body)
-        _, _, code = run_view(dict(args, step="3"))
+        args["show"] = "d_gemm_hopper produce request_stage consume"
+        _, _, code = run_view(dict(args, step="2"))
+        self.assertIn("release_buffer(&empty[s], 1);", code)
+        self.assertNotIn("copy_and_consume", code)
+        _, _, code = run_view(dict(args, step="4"))
         self.assertIn("previous = s;", code)
         self.assertNotIn("everyone", code)
-        _, _, code = run_view(dict(args, step="4"))
+        _, _, code = run_view(dict(args, step="5"))
         self.assertIn("everyone", code)
         self.assertNotIn("if (PIECES)", code)
-        _, _, code = run_view(dict(args, step="6"))
+        _, _, code = run_view(dict(args, step="7"))
         self.assertIn("if (PIECES)", code)
 
     def test_no_sm90_mechanism_before_step_5(self):
@@ -199,13 +204,17 @@ class StepSections(unittest.TestCase):
     def test_hopper_steps_show_what_they_add(self):
         _, _, first = self.views[("d_gemm_hopper", 1)]
         self.assertIn("wgmma<256>(", first)                  # the instruction, in step 1's own code
-        self.assertNotIn("(1 << 2) - 1", first)              # no multicast before the clusters of step 4
-        self.assertIn("wgmma_wait<0>();   /* at most", first)
-        new, _, third = self.views[("d_gemm_hopper", 3)]
-        lines = third.split("\n")
-        self.assertTrue(any("wgmma_wait<1>()" in lines[n - 1] for n in new), "step 3 marks its group in flight")
+        self.assertNotIn("(1 << 2) - 1", first)              # no multicast before the clusters of step 5
+        self.assertIn("__syncthreads();", first)             # one warpgroup: every warp done before a refill
+        new, _, second = self.views[("d_gemm_hopper", 2)]
+        self.assertIn("wgmma_wait<0>();   /* at most", second)
+        self.assertTrue(any("produce<STEP, PIECES>(" in second.split("\n")[n - 1] for n in new),
+                        "step 2 marks its producer")
         new, _, fourth = self.views[("d_gemm_hopper", 4)]
-        self.assertTrue(any("(1 << 2) - 1" in fourth.split("\n")[n - 1] for n in new), "step 4 marks its multicast")
+        lines = fourth.split("\n")
+        self.assertTrue(any("wgmma_wait<1>()" in lines[n - 1] for n in new), "step 4 marks its group in flight")
+        new, _, fifth = self.views[("d_gemm_hopper", 5)]
+        self.assertTrue(any("(1 << 2) - 1" in fifth.split("\n")[n - 1] for n in new), "step 5 marks its multicast")
 
     def test_every_later_step_marks_what_it_adds(self):
         for (kernel, step), (new, _, code) in self.views.items():
