@@ -468,9 +468,9 @@ def statement_end(text, pos):
         close = matching(text, pos + keyword.end() - 1, "(", ")")
         end = statement_end(text, close)
         if keyword.group(1) == "if":
-            rest = re.match(r"\s*else\b", text[end:])
+            rest = ELSE.match(text, end)
             if rest:
-                end = statement_end(text, end + rest.end())
+                end = statement_end(text, rest.end())
         return end
     depth = 0
     i = pos
@@ -506,6 +506,7 @@ def body_lines(text, indent):
 
 
 IF = re.compile(r"(?m)^([ \t]*)(?:\}\s*else\s+)?if\s*\(")
+ELSE = re.compile(r"(?:\s|/\*.*?\*/)*else\b", re.S)   # an `else`, perhaps after the branch's comment
 
 
 def fold_ifs(text, env):
@@ -530,13 +531,17 @@ def fold_ifs(text, env):
             pos = match.end()
             continue
         then_end = statement_end(text, close)
-        else_match = re.match(r"\s*else\b", text[then_end:])
-        else_end = statement_end(text, then_end + else_match.end()) if else_match else then_end
+        else_match = ELSE.match(text, then_end)
+        else_end = statement_end(text, else_match.end()) if else_match else then_end
         indent = len(match.group(1))
+        then_comment = ""   # a one-statement branch's comment before its `else`
+        if else_match:
+            comment = re.match(r"[ \t]*/\*.*?\*/", text[then_end:else_match.end()], re.S)
+            then_comment = comment.group(0) if comment and "\n" not in comment.group(0) else ""
         if value:
             kept = text[close:then_end]
         else:
-            kept = text[then_end + else_match.end():else_end] if else_match else ""
+            kept = text[else_match.end():else_end] if else_match else ""
         kept = kept.strip()
         if kept.startswith("if"):
             replacement = " " * indent + kept
@@ -546,6 +551,9 @@ def fold_ifs(text, env):
             replacement = ""
         line_end = text.find("\n", else_end)
         tail = text[else_end:line_end if line_end >= 0 else len(text)]
+        if value and then_comment and replacement and not kept.startswith("{"):
+            replacement += then_comment   # the taken branch's own comment, not the other's
+            tail = ""
         if tail.strip().startswith("/*") or tail.strip() == "":
             if tail.strip() and replacement and not kept.startswith("{"):
                 replacement += tail   # the comment on the statement kept stays with it

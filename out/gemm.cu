@@ -3263,9 +3263,12 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
                 barrier_init(&empty[s], tile.consumers * HOPPER_RELEASERS * tile.cluster);
         }
     fence_barrier_init();
-    cluster_start();   /* both blocks' barriers are ready before either copies */
-#line 4965 "gemm.md"
-    int rank = cluster_rank(), warpgroup = threadIdx.x / 128;
+    if (tile.cluster > 1)
+        cluster_start();   /* both blocks' barriers are ready before either copies */
+    else
+        __syncthreads();   /* the barriers are ready before anyone copies or waits */
+#line 4968 "gemm.md"
+    int rank = tile.cluster > 1 ? cluster_rank() : 0, warpgroup = threadIdx.x / 128;
     if (tile.producer && warpgroup == tile.consumers) {
         producer_registers();
         if (threadIdx.x % 128 == 0)
@@ -3300,7 +3303,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
     }
 #endif
 }
-#line 5024 "gemm.md"
+#line 5027 "gemm.md"
 /* The producer's thread: every slab of every piece of this block, in order, through the stages. */
 template <int STEP, bool PIECES>
 __device__ static inline void produce(unsigned char *slabs, unsigned long long *full, unsigned long long *empty,
@@ -3325,7 +3328,7 @@ __device__ static inline void produce(unsigned char *slabs, unsigned long long *
             if (done >= 0)
                 barrier_wait(&empty[done % tile.stages], done / tile.stages);
 }
-#line 5055 "gemm.md"
+#line 5058 "gemm.md"
 /* A consumer is done with the slab in buffer s: one arrival on `empty` in every block of the cluster, from the
    warpgroup once its wgmmas are done, or (f64) from each warp once its lanes' loads are, as d_gemm's release_slab. */
 __device__ static inline void release_buffer(unsigned long long *empty, int cluster)
@@ -3363,7 +3366,7 @@ __device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HO
         release_buffer(&empty[previous], tile.cluster);
     settle_accumulators<STEP>(d);
 }
-#line 5185 "gemm.md"
+#line 5188 "gemm.md"
 /* The H100 SXM's dense tensor rates, TFLOP/s (TOP/s), in TYPE_PAIR's order (NVIDIA H100 datasheet). */
 static const double HOPPER_RATED[] = {989, 989, 1979, 1979, 989, 494, 67};
 #define HOPPER_BLOCK_PULL 90e9      /* bytes/s that one block reads when few run (measured on an H200) */
@@ -3401,7 +3404,7 @@ static int hopper_whole_tiles(int step, int tiles, int clusters, int k_padded, d
                 seconds >= HOPPER_FILL_SECONDS;
     return split ? tiles - last : fill ? 0 : tiles;
 }
-#line 5229 "gemm.md"
+#line 5232 "gemm.md"
 /* The pieces each tile of a last round of `tiles` is cut into along K: one per cluster, at most one per slab. */
 __host__ __device__ static inline int split_parts(int clusters, int tiles, int k_tiles)
 {
@@ -3453,7 +3456,7 @@ __device__ static inline bool next_piece(int n, const Shape *shape, const LastRo
     piece->tile += last->whole;
     return found;
 }
-#line 5289 "gemm.md"
+#line 5292 "gemm.md"
 #define GATHER_THREADS 256                      /* one element of a block tile each */
 #define HOPPER_MAX_CLUSTERS GATHER_THREADS      /* the most clusters a split round is dealt to: one thread each */
 
@@ -3503,7 +3506,7 @@ __global__ void __launch_bounds__(GATHER_THREADS) d_gather_pieces(accum_t *__res
     accum_t *element = c + (size_t)(top + e / cols) * ldc + left + e % cols;
     *element = scale_accumulator(alpha, (accum_t)sum, beta, beta != 0 ? *element : ACCUM_ZERO);
 }
-#line 5385 "gemm.md"
+#line 5388 "gemm.md"
 /* One of step 9's tiles: a kind of d_gemm_hopper and its speed per flop, in percent of the 128 x 256 tile's. */
 typedef struct {
     int kind;
@@ -3554,7 +3557,7 @@ static int hopper_by_shape(int m, int n, int k, int sms, double bandwidth)
     }
     return best;
 }
-#line 5481 "gemm.md"
+#line 5484 "gemm.md"
 #if !HOPPER_WGMMA || HOPPER_A_REGS
 /* The byte offset of element (mn, k) in a swizzled slab, K-major or MN-major (The swizzled layout). */
 __device__ static inline int slab_offset(bool mn_major, int mn, int k)
@@ -3579,7 +3582,7 @@ __device__ static inline void load_four(const unsigned char *slab, int mn, int t
     }
 }
 #endif
-#line 5511 "gemm.md"
+#line 5514 "gemm.md"
 #if !HOPPER_WGMMA
 #define MMA_F64(d, i, a, b)                                                                                  \
     asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "                     \
@@ -3618,7 +3621,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     }
 }
 #endif
-#line 5578 "gemm.md"
+#line 5581 "gemm.md"
 #if HOPPER_A_REGS
 /* tf32's wgmma of 64 x n with A from this thread's four registers a[0..3] (operands i0 .. i3) */
 #define WGMMA_A_REGS(n, list, outputs, i0, i1, i2, i3, ib, is, a, b, scale)                                 \
@@ -3677,7 +3680,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
         multiply_set<STEP, 0>(d, a_slab, b_slab, consumer, n);
 }
 #endif
-#line 5652 "gemm.md"
+#line 5655 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed. 32 x 8 threads per block, a 32 x 32 tile each (the last
    ones cut at the edges: f64's padded K is a multiple of 16). */
@@ -3712,7 +3715,7 @@ static bool hopper_prepares(int operand)   /* the problem's A or B, whichever ro
 {
     return (operand == 0) != HOPPER_SWAP ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 5696 "gemm.md"
+#line 5699 "gemm.md"
 #if IS_INTEGER   /* an int8 operand transposed first is transposed in tiles this wide along M or N */
 #define HOPPER_WHOLE_M (HOPPER_TRANSPOSE_A ? TRANSPOSE_COLS : 1)
 #define HOPPER_WHOLE_N (HOPPER_TRANSPOSE_B ? TRANSPOSE_COLS : 1)
@@ -3773,7 +3776,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, b, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 5762 "gemm.md"
+#line 5765 "gemm.md"
 static TileGeometry hopper_geometry(int step)
 {
     HopperTile hopper = hopper_tile(step);
@@ -3822,7 +3825,7 @@ static const void *hopper_gather_kernel(int kind)
 {
     return HOPPER_GATHER_KERNELS[kind < HOPPER_LAST ? 0 : kind - HOPPER_LAST];
 }
-#line 5817 "gemm.md"
+#line 5820 "gemm.md"
 static int hopper_kind(int kernel, int m, int n, int k, int sms, double bandwidth)
 {
     int step = hopper_step(kernel);
@@ -3849,7 +3852,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
                                             tile.shared_bytes));
     }
 }
-#line 5850 "gemm.md"
+#line 5853 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. A tile without a cluster is a
    plain grid: launched as clusters of one, a launch took 1 to 4 us longer (H100). */
 static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
@@ -3892,7 +3895,7 @@ static void setup_hopper(Run *run)
         CHECK_CUDA(cudaMalloc(&run->slots, (size_t)fit * tile.cluster * tile.block_m * tile.block_n * sizeof(accum_t)));
     }
 }
-#line 5901 "gemm.md"
+#line 5904 "gemm.md"
 
 static void launch_hopper(const Run *run)
 {
@@ -3928,7 +3931,7 @@ static void launch_hopper(const Run *run)
     gather.numAttrs = 1;
     CHECK_CUDA(cudaLaunchKernelExC(&gather, hopper_gather_kernel(step), gather_arguments));
 }
-#line 5954 "gemm.md"
+#line 5957 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -3981,7 +3984,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 6012 "gemm.md"
+#line 6015 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -4018,7 +4021,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 6209 "gemm.md"
+#line 6212 "gemm.md"
 static int self_test_failures;
 
 #define H200_BANDWIDTH 4.92e12   /* bytes/s, as the GPU reports it (3201 MHz x 6144 bits x 2): and H100_BANDWIDTH */

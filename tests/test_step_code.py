@@ -140,7 +140,7 @@ class StepSections(unittest.TestCase):
         _, _, code = run_view(args)
         body = code.split("{", 1)[1]
         for later in ("if (PIECES)", "PIECES ?", "slot", "griddepcontrol", "everyone", "rank * (", "previous",
-                      "produce<", " consume<", "empty", "registers()"):
+                      "produce<", " consume<", "empty", "registers()", "cluster_start", "cluster_rank", "else"):
             self.assertNotIn(later, body, "Hopper step 1's code shows %s, a later step's" % later)
         args["show"] = "d_gemm_hopper produce request_stage consume"
         _, _, code = run_view(dict(args, step="2"))
@@ -151,6 +151,8 @@ class StepSections(unittest.TestCase):
         self.assertNotIn("everyone", code)
         _, _, code = run_view(dict(args, step="5"))
         self.assertIn("everyone", code)
+        self.assertIn("cluster_start();", code)
+        self.assertIn("int rank = cluster_rank(),", code)
         self.assertNotIn("if (PIECES)", code)
         _, _, code = run_view(dict(args, step="7"))
         self.assertIn("if (PIECES)", code)
@@ -277,6 +279,19 @@ class Folding(unittest.TestCase):
         self.assertNotIn("g(1)", code)
         self.assertNotIn("two */", code)
         self.assertIn("h();", code)
+
+    def test_an_else_after_a_commented_statement_folds_with_it(self):
+        """`if (tile.cluster > 1) cluster_start();   /* ... */ else __syncthreads();`: the comment hid the `else`,
+        which stayed in step 1's view on its own, code no compiler takes. Each branch keeps its own comment."""
+        lines = ["__device__ void f(void)", "{", "    if (tile.fast)", "        g(1);   /* the fast one */", "    else",
+                 "        g(2);   /* the slow one */", "    h();", "}"]
+        for fast, kept, gone in ((False, "    g(2);   /* the slow one */", "g(1)"),
+                                 (True, "    g(1);   /* the fast one */", "g(2)")):
+            code = "\n".join(step_code.fold(lines, {"tile.fast": fast}))
+            self.assertIn(kept + "\n    h();", code)
+            self.assertNotIn(gone, code)
+            self.assertNotIn("else", code)
+            self.assertNotIn("the %s one" % ("fast" if not fast else "slow"), code)
 
     def test_the_other_value_keeps_the_other_branch(self):
         code = self.fold({"USE_FAST": 0, "tile.fast": False})
