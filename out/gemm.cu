@@ -3002,7 +3002,7 @@ __device__ static inline void wgmma(wgmma_acc_t (&d)[WGMMA_REGS * N / 256], unsi
         WGMMA_64(d, a, b, scale);
 }
 #endif
-#line 4642 "gemm.md"
+#line 4641 "gemm.md"
 #if HOPPER_BUILT
 #define HOPPER_ASM(text) asm volatile(text ::: "memory")
 #else
@@ -3029,7 +3029,7 @@ __device__ static inline void settle(float &r) { asm volatile("" : "+f"(r)::"mem
 __device__ static inline void settle(unsigned &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(int &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(double &r) { asm volatile("" : "+d"(r)::"memory"); }
-#line 4684 "gemm.md"
+#line 4683 "gemm.md"
 /* Requests the slab k_tile of an operand from row (along M or N) mn0 on, into `slab`. */
 __device__ static inline void copy_operand(void *slab, const CUtensorMap *map, bool mn_major, int mn0, int k_tile,
                                            unsigned long long *full, unsigned short mask)
@@ -3053,7 +3053,7 @@ __device__ static inline void hopper_position(int index, int rank, const Shape *
     *m0 = row * tile.cluster_m + (tile.share_a ? 0 : rank * tile.block_m);
     *n0 = col * tile.cluster_n + (tile.share_a ? rank * tile.block_n : 0);
 }
-#line 4714 "gemm.md"
+#line 4713 "gemm.md"
 /* A cluster's work, one piece at a time: slabs k_begin .. k_end - 1 of tile number `tile`. A piece is a whole
    tile, except in step 7's launch for the last round ("The last round"). */
 typedef struct {
@@ -3094,7 +3094,7 @@ __device__ static inline void request_stage(unsigned char *slabs, int s, unsigne
     else
         copy_operand(b_slab, b_map, HOPPER_B_MN, n0, k_tile, &full[s], 0);
 }
-#line 4759 "gemm.md"
+#line 4758 "gemm.md"
 /* Accumulator sets per consumer thread: one per 64-row wgmma (f64: one per 16-row mma.sync of a warp's 32 rows). */
 #define HOPPER_SUBTILES(step) (HOPPER_WGMMA ? hopper_tile(step).block_m / hopper_tile(step).consumers / 64 : 2)
 
@@ -3140,7 +3140,7 @@ __device__ static inline void copy_and_consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(
     }
     settle_accumulators<STEP>(d);
 }
-#line 4810 "gemm.md"
+#line 4809 "gemm.md"
 #if HOPPER_WGMMA && !HOPPER_A_REGS
 template <int STEP>
 __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HOPPER_REGS(STEP)],
@@ -3159,7 +3159,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 4844 "gemm.md"
+#line 4843 "gemm.md"
 typedef struct __align__(2 * sizeof(accum_t)) {
     accum_t value[2];
 } AccumPair;
@@ -3220,7 +3220,7 @@ __device__ static inline void store_hopper(const wgmma_acc_t (&d)[HOPPER_REGS(ST
             *destination = result;
         }
 }
-#line 4913 "gemm.md"
+#line 4912 "gemm.md"
 /* Step 2's roles (below): the producer's thread, and a consumer warpgroup's multiplication of a piece. */
 template <int STEP, bool PIECES>
 __device__ static inline void produce(unsigned char *slabs, unsigned long long *full, unsigned long long *empty,
@@ -3267,7 +3267,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
         cluster_start();   /* both blocks' barriers are ready before either copies */
     else
         __syncthreads();   /* the barriers are ready before anyone copies or waits */
-#line 4968 "gemm.md"
+#line 4967 "gemm.md"
     int rank = tile.cluster > 1 ? cluster_rank() : 0, warpgroup = threadIdx.x / 128;
     if (tile.producer && warpgroup == tile.consumers) {
         producer_registers();
@@ -3303,7 +3303,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
     }
 #endif
 }
-#line 5027 "gemm.md"
+#line 5026 "gemm.md"
 /* The producer's thread: every slab of every piece of this block, in order, through the stages. */
 template <int STEP, bool PIECES>
 __device__ static inline void produce(unsigned char *slabs, unsigned long long *full, unsigned long long *empty,
@@ -3328,7 +3328,7 @@ __device__ static inline void produce(unsigned char *slabs, unsigned long long *
             if (done >= 0)
                 barrier_wait(&empty[done % tile.stages], done / tile.stages);
 }
-#line 5058 "gemm.md"
+#line 5057 "gemm.md"
 /* A consumer is done with the slab in buffer s: one arrival on `empty` in every block of the cluster, from the
    warpgroup once its wgmmas are done, or (f64) from each warp once its lanes' loads are, as d_gemm's release_slab. */
 __device__ static inline void release_buffer(unsigned long long *empty, int cluster)
@@ -3366,7 +3366,7 @@ __device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HO
         release_buffer(&empty[previous], tile.cluster);
     settle_accumulators<STEP>(d);
 }
-#line 5188 "gemm.md"
+#line 5187 "gemm.md"
 /* The H100 SXM's dense tensor rates, TFLOP/s (TOP/s), in TYPE_PAIR's order (NVIDIA H100 datasheet). */
 static const double HOPPER_RATED[] = {989, 989, 1979, 1979, 989, 494, 67};
 #define HOPPER_BLOCK_PULL 90e9      /* bytes/s that one block reads when few run (measured on an H200) */
@@ -3404,7 +3404,7 @@ static int hopper_whole_tiles(int step, int tiles, int clusters, int k_padded, d
                 seconds >= HOPPER_FILL_SECONDS;
     return split ? tiles - last : fill ? 0 : tiles;
 }
-#line 5232 "gemm.md"
+#line 5231 "gemm.md"
 /* The pieces each tile of a last round of `tiles` is cut into along K: one per cluster, at most one per slab. */
 __host__ __device__ static inline int split_parts(int clusters, int tiles, int k_tiles)
 {
@@ -3456,7 +3456,7 @@ __device__ static inline bool next_piece(int n, const Shape *shape, const LastRo
     piece->tile += last->whole;
     return found;
 }
-#line 5292 "gemm.md"
+#line 5291 "gemm.md"
 #define GATHER_THREADS 256                      /* one element of a block tile each */
 #define HOPPER_MAX_CLUSTERS GATHER_THREADS      /* the most clusters a split round is dealt to: one thread each */
 
@@ -3506,7 +3506,7 @@ __global__ void __launch_bounds__(GATHER_THREADS) d_gather_pieces(accum_t *__res
     accum_t *element = c + (size_t)(top + e / cols) * ldc + left + e % cols;
     *element = scale_accumulator(alpha, (accum_t)sum, beta, beta != 0 ? *element : ACCUM_ZERO);
 }
-#line 5388 "gemm.md"
+#line 5386 "gemm.md"
 /* One of step 9's tiles: a kind of d_gemm_hopper and its speed per flop, in percent of the 128 x 256 tile's. */
 typedef struct {
     int kind;
@@ -3528,8 +3528,8 @@ static Shape hopper_roles(const Shape *shape);              /* M and N as the ke
 /* The tile of HOPPER_TILES whose rounds take the least time on `sms` SMs: a round is one tile per cluster, and
    takes one tile's flops at the cluster's share of the rated speed times the tile's speed; tiles that are all
    split along K (step 8) take one piece's share of a round and cost HOPPER_SPLIT_SECONDS more. Small tiles few
-   enough for step 8 to split but left whole take at least their bytes at HOPPER_BLOCK_PULL per block. On a tie,
-   the first. */
+   enough for step 8 to split but left whole take at least their bytes at HOPPER_BLOCK_PULL per block; with the
+   roles swapped (tf32), where a block loads A's role into registers, all whole small tiles do. On a tie, the first. */
 static int hopper_by_shape(int m, int n, int k, int sms, double bandwidth)
 {
     int best = HOPPER_LAST;
@@ -3547,8 +3547,9 @@ static int hopper_by_shape(int m, int n, int k, int sms, double bandwidth)
         double flops = 2.0 * tile.cluster_m * tile.cluster_n * padded.k_padded;   /* one cluster tile */
         double time = rounds * flops / (HOPPER_RATED[TYPE_PAIR] * 1e12 / clusters * HOPPER_TILES[i].speed / 100) +
                       (split ? HOPPER_SPLIT_SECONDS : 0);
-        if (tile.memory_bound && !split && tiles * hopper_fill_share(tile, clusters, bandwidth) <= clusters)   /* few */
-            time = fmax(time, (double)(tile.cluster_m + tile.cluster_n) * padded.k_padded * sizeof(input_t) /
+        bool few = tiles * hopper_fill_share(tile, clusters, bandwidth) <= clusters;
+        if (tile.memory_bound && !split && (few || HOPPER_SWAP))   /* whole: their bytes at the pull, each round */
+            time = fmax(time, rounds * (tile.cluster_m + tile.cluster_n) * padded.k_padded * sizeof(input_t) /
                                   (tile.cluster * HOPPER_BLOCK_PULL));
         if (i == 0 || time < best_time) {
             best = HOPPER_TILES[i].kind;
@@ -3557,7 +3558,7 @@ static int hopper_by_shape(int m, int n, int k, int sms, double bandwidth)
     }
     return best;
 }
-#line 5484 "gemm.md"
+#line 5482 "gemm.md"
 #if !HOPPER_WGMMA || HOPPER_A_REGS
 /* The byte offset of element (mn, k) in a swizzled slab, K-major or MN-major (The swizzled layout). */
 __device__ static inline int slab_offset(bool mn_major, int mn, int k)
@@ -3582,7 +3583,7 @@ __device__ static inline void load_four(const unsigned char *slab, int mn, int t
     }
 }
 #endif
-#line 5514 "gemm.md"
+#line 5512 "gemm.md"
 #if !HOPPER_WGMMA
 #define MMA_F64(d, i, a, b)                                                                                  \
     asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "                     \
@@ -4310,6 +4311,13 @@ static void test_hopper_tiles(void)
                "at 256 x 8192 x 8192, 64 x 192 at 256 x 6144 x 4096, split 128 x 256 at 256 x 8192 x 28672 and "
                "split 64 x 128 at 16 x 2048 x 8192; at 16 x 4096 x 14336 whole 64 x 64 on an H100, split 64 x 128 "
                "on an H200");
+    if (TYPE_PAIR == PAIR_TF32_IN_F32_OUT && HOPPER_SWAP)   /* whole small tiles at their bytes' time: measured */
+        expect(hopper_kind(KERNEL_HOPPER, 16, 4096, 4096, 132, H100_BANDWIDTH) == HOPPER_NARROW_64 &&
+                   hopper_kind(KERNEL_HOPPER, 128, 4096, 14336, 132, H100_BANDWIDTH) == HOPPER_NARROW &&
+                   hopper_whole_tiles(HOPPER_NARROW, 64, 132, 14336, H100_BANDWIDTH) == 0 &&
+                   hopper_kind(KERNEL_HOPPER, 777, 480, 8192, 132, H100_BANDWIDTH) == HOPPER_LAST,
+               "hopper: tf32 with B as stored takes 64 x 64 tiles at 16 x 4096 x 4096, split 64 x 128 at "
+               "128 x 4096 x 14336 (two 64 x 64 columns would load B's rows twice) and split 128 x 256 at 777 x 480 x 8192");
     int most = HOPPER_SWAP ? 66 : 33;   /* a quarter of the SMs' worth; with the roles swapped (tf32), half */
     expect(hopper_whole_tiles(HOPPER_NARROW, 16, 132, 14336, H100_BANDWIDTH) == 0 &&
                hopper_whole_tiles(HOPPER_NARROW, 16, 132, 1024, H100_BANDWIDTH) == 16 &&

@@ -49,10 +49,10 @@ What it does, in one call that must stay under ten minutes:
      2048^3 and 2304 2048 1000 (whole rounds of tiles and a partial last one), 4608 2048 12288 (whole
      rounds, then a last round split along K: step 7), HOPPER_FILL (16 4096 65536 and 777 1000 65536,
      where step 8 splits every tile along K, and step 9 too, 64-row tiles at the first), HOPPER_WIDE
-     (64 33792 256 and its transpose) and 256 6144 256 (step 9's 64 x 192 in every layout); a check that
+     (64 33792 256 and its transpose), 256 6144 256 and 18944 64 256 (step 9's 64 x 192 in every layout); a check that
      the passing runs covered each of step 9's tiles (kv tile and cluster); memcheck for each type pair,
      also unverified at 4608 2048 12288, both HOPPER_FILL sizes (the splits), 1000 777 333, 2304 2048
-     1000, 64 33792 256 and 256 6144 256 (step 9's tiles); a compute_80 build must
+     1000, 64 33792 256, 256 6144 256 and 18944 64 256 (step 9's tiles); a compute_80 build must
      exit 3 with one line; on a GPU that is not 9.0 (nvidia-smi's compute_cap) every type pair must
      exit 3 instead;
   9. the matrix (issue 30): every --kernel a STEPS=1 build has (naive, fast, step1 .. step7, hopper,
@@ -134,8 +134,10 @@ HOPPER_FILL = ((16, 4096, 65536), (777, 1000, 65536))   # K long enough that eve
 # tiles: 4608 2048 12288 splits the last round of 128 x 128 tiles, whose clusters share A.
 HOPPER_WIDE = ((64, 33792, 256), (33792, 64, 256), (64, 16896, 256), (16896, 64, 256))
 # Step 9's 64 x 192 tile, 128 of them in one round, in every layout: int8 with B as stored pads N to 384 (whole
-# transposition tiles), and at 2304 2048 1000 takes 64 x 128; tf32 with B as stored takes 64 x 192 there instead.
-HOPPER_192 = (256, 6144, 256)
+# transposition tiles), and at 2304 2048 1000 takes 64 x 128. tf32 with B as stored (the roles swapped) takes
+# 128 x 128 at the first, since whole small tiles count their bytes at a block's pull there, and 64 x 192 at the
+# second (M and N swapped: 64 rows of 18944 columns), where the other layouts take 64 x 64.
+HOPPER_192 = ((256, 6144, 256), (18944, 64, 256))
 # Step 8's tiles (block M x N, cluster) as the kv line names them; f64 has its 128-column pair.
 HOPPER_TILES = ("64x64c1", "64x128c1", "64x192c1", "128x128c2")
 HOPPER_TILES_F64 = ("64x128c1", "128x128c2")
@@ -816,7 +818,7 @@ class Tester:
             runs.append(self.gemm_run(config, "hopper", size, scaled, "hopper %s a=%s b=%s"
                                       % ("x".join(map(str, size)), alpha, beta), alpha=alpha, beta=beta,
                                       copy_path="copy-engine"))
-        for size in (HOPPER_BIG, HOPPER_ROUNDS, HOPPER_SPLIT) + HOPPER_FILL + HOPPER_WIDE + (HOPPER_192,):
+        for size in (HOPPER_BIG, HOPPER_ROUNDS, HOPPER_SPLIT) + HOPPER_FILL + HOPPER_WIDE + HOPPER_192:
             runs.append(self.gemm_run(config, "hopper", size, scaled + ["--verify=gpu"],
                                       "hopper %s a=%s b=%s gpu" % ("x".join(map(str, size)), alpha, beta), alpha=alpha,
                                       beta=beta, timeout=TIMEOUT_BIG, copy_path="copy-engine",
@@ -1276,7 +1278,7 @@ class Tester:
                                     # fp16: 128 x 128 with its last round split, 64 x 128 and 128 x 256 all split,
                                     # then 64 x 128 whole
                                     for size in (HOPPER_SPLIT,) + HOPPER_FILL + (HOPPER_SIZES[2], HOPPER_ROUNDS,
-                                                                                  HOPPER_WIDE[0], HOPPER_192):
+                                                                                  HOPPER_WIDE[0]) + HOPPER_192:
                                         san_futures.append(san_pool.submit(self.guarded_sanitizer, built, "memcheck",
                                                                            kernel, "off", size=size))
             if not args.skip_sanitizers and "matrix" in args.parts:
