@@ -24,8 +24,9 @@ What it knows of a step (the *environment*):
 What it folds: `#if`/`#ifdef`/`#else`/`#endif` with a known condition;
 `if (...) ... else ...` statements whose condition is known (the branch
 taken is kept, one level less indented; the other is dropped); `c ? a : b`
-with a known `c`; and a known local flag's name in what is left (`!tma`
-becomes `true`), after which its now unused definition goes.  A condition
+with a known `c`; a `for` loop that runs once (`n == 0`) into its body;
+and a known local flag's name in what is left (`!tma` becomes `true`),
+after which its now unused definition goes.  A condition
 with any unknown part (`next >= tile.stages`) is left as it is: the result
 is always code the compiler would accept for that step, only shorter.
 
@@ -621,8 +622,8 @@ def fold_ternaries(text, env):
                 break
             elif depth == 0 and c == ":" and colon is None:
                 colon = i
-            elif depth == 0 and (c in ",;" or (c == "\n" and colon is not None)):
-                break
+            elif depth == 0 and (c == ";" or (c in ",\n" and colon is not None)):   # before the `:`, a `,` is a
+                break                                                               # template's: `f<A, B>(x)`
             i += 1
         if colon is None or colon < 0:
             pos = question + 3
@@ -630,6 +631,26 @@ def fold_ternaries(text, env):
         chosen = text[question + 3:colon].strip() if value else text[colon + 1:i].strip()
         text = text[:start] + chosen + text[i:]
         pos = start
+
+
+ONCE = re.compile(r"(?m)^([ \t]*)for \(int (\w+) = 0; \2 == 0; \2\+\+\)")
+
+
+def fold_once(text):
+    """Replace a loop that runs once, `for (int n = 0; n == 0; n++) body` (step 1's one piece: the loop over
+    pieces with its condition folded), by its body, when the body does not read `n`."""
+    pos = 0
+    while True:
+        match = ONCE.search(text, pos)
+        if not match:
+            return text
+        end = statement_end(text, match.end())
+        body = text[match.end():end]
+        if re.search(r"(?<![\w.>])%s\b" % re.escape(match.group(2)), body):
+            pos = match.end()
+            continue
+        text = text[:match.start()] + body_lines(body, len(match.group(1))) + text[end:]
+        pos = match.start()
 
 
 LOCAL = re.compile(r"(?m)^[ \t]*(?:constexpr |const )?(?:bool|int) (\w+) = ([^;,]*);[^\n]*\n")
@@ -710,7 +731,7 @@ def fold(lines, env):
         local_env = fold_locals(text, local_env)
     names = [n for n in local_env if n not in env]
     text = substitute_locals(text, local_env, names)
-    text = fold_ifs(fold_ternaries(text, local_env), local_env)
+    text = fold_once(fold_ifs(fold_ternaries(text, local_env), local_env))
     text = re.sub(r"\btrue && |(?<=[\w)\]]) && true\b", "", text)             # `true && x` is x
     text = re.sub(r"(?<![\w\]])(?<!if )(?<!while )\((\w+(?:(?:\.|->)\w+)+)\)", r"\1", text)   # `(tile.b.elems)`
     text = re.sub(r"\n{3,}", "\n\n", text)

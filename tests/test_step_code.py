@@ -140,7 +140,8 @@ class StepSections(unittest.TestCase):
         _, _, code = run_view(args)
         body = code.split("{", 1)[1]
         for later in ("if (PIECES)", "PIECES ?", "slot", "griddepcontrol", "everyone", "rank * (", "previous",
-                      "produce<", " consume<", "empty", "registers()", "cluster_start", "cluster_rank", "else"):
+                      "produce<", " consume<", "empty", "registers()", "cluster_start", "cluster_rank", "else",
+                      "next_piece", "n == 0", "last"):
             self.assertNotIn(later, body, "Hopper step 1's code shows %s, a later step's" % later)
         args["show"] = "d_gemm_hopper produce request_stage consume"
         _, _, code = run_view(dict(args, step="2"))
@@ -154,6 +155,12 @@ class StepSections(unittest.TestCase):
         self.assertIn("cluster_start();", code)
         self.assertIn("int rank = cluster_rank(),", code)
         self.assertNotIn("if (PIECES)", code)
+        # step 1's one warpgroup has one piece, its tile; from step 2 both roles loop over the block's pieces
+        self.assertIn("piece = Piece{(int)blockIdx.x, 0, shape.k_padded / tile.block_k, 0};", body)
+        _, _, code = run_view(dict(args, step="2"))
+        self.assertIn("for (int n = 0; next_piece<STEP, PIECES>(n, &shape, &last, &piece); n++) {", code)
+        self.assertIn("for (int n = 0; next_piece<STEP, PIECES>(n, shape, last, &piece); n++) {", code)
+        self.assertNotIn("Piece{", code)
         _, _, code = run_view(dict(args, step="7"))
         self.assertIn("if (PIECES)", code)
 
@@ -292,6 +299,20 @@ class Folding(unittest.TestCase):
             self.assertNotIn(gone, code)
             self.assertNotIn("else", code)
             self.assertNotIn("the %s one" % ("fast" if not fast else "slow"), code)
+
+    def test_a_loop_that_runs_once_is_its_body(self):
+        """Before the persistent grid a block has one piece: `for (int n = 0; tile.persistent ? next_piece<STEP,
+        PIECES>(...) : n == 0; n++)` folds to its body. The `,` of a template's arguments before the `:` ended the
+        ternary, which stayed unfolded. A loop whose body reads its counter stays a loop."""
+        lines = ["__device__ void f(int *x)", "{", "    for (int n = 0; tile.fast ? g<A, B>(n, x) : n == 0; n++) {",
+                 "        h(x);   /* once */", "        x++;", "    }", "}"]
+        code = "\n".join(step_code.fold(lines, {"tile.fast": False}))
+        self.assertEqual(code, "__device__ void f(int *x)\n{\n    h(x);   /* once */\n    x++;\n}")
+        code = "\n".join(step_code.fold(lines, {"tile.fast": True}))
+        self.assertIn("for (int n = 0; g<A, B>(n, x); n++) {", code)
+        lines[3] = "        h(x + n);"
+        code = "\n".join(step_code.fold(lines, {"tile.fast": False}))
+        self.assertIn("for (int n = 0; n == 0; n++) {", code)
 
     def test_the_other_value_keeps_the_other_branch(self):
         code = self.fold({"USE_FAST": 0, "tile.fast": False})
