@@ -867,9 +867,13 @@ def view(md_path, kernel, step, show, called_only=False, numbers=False, spell=Fa
     return out
 
 
-def indentation(line):
-    """A line's indentation; 4 for a blank line or a lone brace."""
-    return len(line) - len(line.lstrip()) if line.strip() not in ("}", "{", "") else 4
+def indentation(line, opening=False):
+    """The indentation of the code beside `line`: its own, or (`opening`, a line before) one level more if it
+    opens a block; one level more than a lone `}` after it, which closes the block; 4 for a blank line."""
+    if not line.strip():
+        return 4
+    own = len(line) - len(line.lstrip())
+    return own + 4 if (opening and line.rstrip().endswith("{")) or (not opening and line.strip() == "}") else own
 
 
 def elide(lines, new, context, step):
@@ -888,6 +892,9 @@ def elide(lines, new, context, step):
     for i, line in enumerate(lines, 1):   # a blank line between two kept lines stays
         if not line.strip() and (i - 1 not in keep or i + 1 not in keep):
             keep.discard(i)
+    for i, line in enumerate(lines, 1):   # a `#pragma` belongs to the statement after it: kept only with it
+        if line.lstrip().startswith("#pragma") and i + 1 not in keep and i not in new:
+            keep.discard(i)
     out, renumber, i = [], {}, 1
     while i <= len(lines):
         if i in keep:
@@ -904,7 +911,7 @@ def elide(lines, new, context, step):
             continue
         previous = next((line for line in reversed(out) if line.strip()), "")
         following = lines[j - 1] if j <= len(lines) else ""
-        out.append(" " * max(4, min(indentation(previous), indentation(following)))
+        out.append(" " * max(4, min(indentation(previous, opening=True), indentation(following)))
                    + "/* ... as in step %d ... */" % (step - 1))
         i = j
     return out, [renumber[n] for n in new]

@@ -3055,8 +3055,8 @@ __device__ static inline void hopper_position(int index, int rank, const Shape *
     *n0 = col * tile.cluster_n + (tile.share_a ? rank * tile.block_n : 0);
 }
 #line 4713 "gemm.md"
-/* A cluster's work, one piece at a time: slabs k_begin .. k_end - 1 of tile number `tile`. A piece is a whole
-   tile, except in step 7's launch for the last round ("The last round"). */
+/* A block's work (from step 5, its cluster's), one piece at a time: slabs k_begin .. k_end - 1 of tile number
+   `tile`. A piece is a whole tile, except in step 7's launch for the last round ("The last round"). */
 typedef struct {
     int tile, k_begin, k_end;
     int slot;   /* the last round's pieces: where the piece's sums go */

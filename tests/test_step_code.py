@@ -314,6 +314,20 @@ class Folding(unittest.TestCase):
         code = "\n".join(step_code.fold(lines, {"tile.fast": False}))
         self.assertIn("for (int n = 0; n == 0; n++) {", code)
 
+    def test_an_elided_run_sits_inside_its_block_and_takes_its_pragma(self):
+        """Hopper step 2's view read `#pragma unroll` then `/* ... as in step 1 ... */` four columns in, then the
+        loop's `}`: a cold reader took it for broken code. A `#pragma` goes with the statement after it, and the
+        comment is indented as the code it stands for, inside the block that a lone `}` after it closes."""
+        lines = ["void f(void)", "{", "    for (;;) {", "        a();", "#pragma unroll", "        for (;;)",
+                 "            b();", "    }", "}"]
+        out, new = step_code.elide(lines, [3, 4, 8], 0, 2)
+        self.assertEqual(out, ["void f(void)", "{", "    for (;;) {", "        a();",
+                               "        /* ... as in step 1 ... */", "    }", "}"])
+        self.assertEqual(new, [3, 4, 6])
+        out, _ = step_code.elide(["void f(void)", "{", "    if (x) {", "        a();", "        b();", "    }", "}"],
+                                 [3, 6], 0, 2)
+        self.assertEqual(out[3:5], ["        /* ... as in step 1 ... */", "    }"])
+
     def test_the_other_value_keeps_the_other_branch(self):
         code = self.fold({"USE_FAST": 0, "tile.fast": False})
         self.assertIn("x[0] = 2;", code)
