@@ -768,7 +768,10 @@ def with_numbers(lines, env):
         return str(int(value)) if isinstance(value, int) and not isinstance(value, bool) else match.group(0)
     lines = [line if "tile = " in line else re.sub(r"\btile\.\w+\b(?!\.)", number, line) for line in lines]
     # `if (1 && x)`: a count of 1 is true; not the 1 of a comparison or a sum (`2 > 1 && x`)
-    return [re.sub(r"(?<![\w.<>=!+*/%-] )(?<![\w.])1 && ", "", line) for line in lines]
+    lines = [re.sub(r"(?<![\w.<>=!+*/%-] )(?<![\w.])1 && ", "", line) for line in lines]
+    # a count of 1 as a factor: `1 * x` where nothing binds tighter before it, `x * 1` where nothing after it
+    lines = [re.sub(r"(?<=[(,=+\-<>?:&|] )1 \* |(?<=\()1 \* ", "", line) for line in lines]
+    return [re.sub(r" \* 1(?= *[),;+\-<>=?:&|])", "", line) for line in lines]
 
 
 def parameters(folded, name):

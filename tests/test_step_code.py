@@ -141,7 +141,7 @@ class StepSections(unittest.TestCase):
         body = code.split("{", 1)[1]
         for later in ("if (PIECES)", "PIECES ?", "slot", "griddepcontrol", "everyone", "rank * (", "previous",
                       "produce<", " consume<", "empty", "registers()", "cluster_start", "cluster_rank", "else",
-                      "next_piece", "n == 0", "last"):
+                      "next_piece", "n == 0", "&last", "LastRound"):
             self.assertNotIn(later, body, "Hopper step 1's code shows %s, a later step's" % later)
         args["show"] = "d_gemm_hopper produce request_stage consume"
         _, _, code = run_view(dict(args, step="2"))
@@ -327,6 +327,17 @@ class Folding(unittest.TestCase):
         out, _ = step_code.elide(["void f(void)", "{", "    if (x) {", "        a();", "        b();", "    }", "}"],
                                  [3, 6], 0, 2)
         self.assertEqual(out[3:5], ["        /* ... as in step 1 ... */", "    }"])
+
+    def test_a_count_of_one_leaves_a_product(self):
+        """With numbers, step 2's release count read `1 * HOPPER_RELEASERS * 1` (one consumer, no cluster). A
+        factor 1 goes where nothing binds tighter beside it; `f / 1 * M` keeps it (that is f * M)."""
+        lines = ["    init(&e, tile.consumers * R * tile.cluster);", "    x = f / tile.cluster * M;",
+                 "    y = a + tile.cluster * b;", "    if (n < tile.consumers * tile.cluster)"]
+        env = {"tile.consumers": 1, "tile.cluster": 1}
+        self.assertEqual(step_code.with_numbers(lines, env),
+                         ["    init(&e, R);", "    x = f / 1 * M;", "    y = a + b;", "    if (n < 1)"])
+        self.assertEqual(step_code.with_numbers(lines[:1], {"tile.consumers": 2, "tile.cluster": 1}),
+                         ["    init(&e, 2 * R);"])
 
     def test_the_other_value_keeps_the_other_branch(self):
         code = self.fold({"USE_FAST": 0, "tile.fast": False})

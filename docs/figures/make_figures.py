@@ -18,7 +18,7 @@ Figures (file: what it shows):
     cluster.svg    a cluster of two blocks on sm_90: each copies half of A's slab to both
                    (multicast) and its own slab of B, each row with its padding
     swizzle.svg    one 1 KiB atom of d_gemm_hopper's slabs, plain and with the 128-byte swizzle
-                   (piece p of row r at position p XOR r)
+                   (chunk p of row r at position p XOR r)
     warpgroups.svg d_gemm_hopper's block: the producer warpgroup, four stages with their full and
                    empty barriers, two consumer warpgroups
     accumulator.svg which lane of a warpgroup holds which element of a 64 x N wgmma accumulator, and
@@ -688,19 +688,19 @@ def cluster():
 # ---------------------------------------------------------------------------
 # (vi) the 128-byte swizzle of d_gemm_hopper's slabs
 
-PIECE_COLOURS = [BLUE, ORANGE, GREEN, PURPLE, PINK, GREY, BLUE, ORANGE]
+CHUNK_COLOURS = [BLUE, ORANGE, GREEN, PURPLE, PINK, GREY, BLUE, ORANGE]
 
 
 def swizzle():
     svg = Svg(960, 500,
               "One 1 KiB atom of a slab, plain and with the 128-byte swizzle",
-              "Eight rows of 128 bytes, each eight 16-byte pieces. Stored plainly, piece 0 of every row "
-              "sits in banks 0 to 3, so reading piece 0 of the eight rows hits the same four banks eight "
-              "times. With the 128-byte swizzle, piece p of row r is stored at position p XOR r: piece 0 "
+              "Eight rows of 128 bytes, each eight 16-byte chunks. Stored plainly, chunk 0 of every row "
+              "sits in banks 0 to 3, so reading chunk 0 of the eight rows hits the same four banks eight "
+              "times. With the 128-byte swizzle, chunk p of row r is stored at position p XOR r: chunk 0 "
               "of the eight rows lands in eight different positions, all 32 banks, and so does every "
-              "other piece.")
+              "other chunk.")
     cell_w, cell_h = 46, 34
-    for title, swizzled, x0 in (("stored plainly", False, 60), ("128-byte swizzle: piece p of row r at p XOR r", True, 530)):
+    for title, swizzled, x0 in (("stored plainly", False, 60), ("128-byte swizzle: chunk p of row r at p XOR r", True, 530)):
         y0 = 100
         svg.text(x0, 34, title, class_="bold")
         svg.text(x0, 56, "position in the row, 16 bytes each", class_="small muted")
@@ -711,18 +711,18 @@ def swizzle():
         for row in range(8):
             svg.text(x0 - 10, y0 + row * cell_h + 22, str(row), class_="tiny muted", text_anchor="end")
             for position in range(8):
-                piece = position ^ row if swizzled else position
+                chunk = position ^ row if swizzled else position
                 x, y = x0 + position * cell_w, y0 + row * cell_h
-                box(svg, x, y, cell_w, cell_h, PIECE_COLOURS[piece], 0.75 if piece == 0 else 0.14, 1.0)
-                svg.text(x + cell_w / 2, y + 22, str(piece), text_anchor="middle",
-                         class_="bold" if piece == 0 else "small")
+                box(svg, x, y, cell_w, cell_h, CHUNK_COLOURS[chunk], 0.75 if chunk == 0 else 0.14, 1.0)
+                svg.text(x + cell_w / 2, y + 22, str(chunk), text_anchor="middle",
+                         class_="bold" if chunk == 0 else "small")
         below = y0 + 8 * cell_h + 18
         svg.text(x0, below, "banks 0–3", class_="tiny muted")
         svg.text(x0 + 8 * cell_w, below, "banks 28–31", class_="tiny muted", text_anchor="end")
         if swizzled:
-            lines = ["piece 0 of the eight rows: eight positions,", "all 32 banks, one access each"]
+            lines = ["chunk 0 of the eight rows: eight positions,", "all 32 banks, one access each"]
         else:
-            lines = ["piece 0 of the eight rows: one position,", "banks 0–3 eight times: an 8-way conflict"]
+            lines = ["chunk 0 of the eight rows: one position,", "banks 0–3 eight times: an 8-way conflict"]
         svg.text(x0, below + 30, lines, class_="small")
     svg.text(60, 462, ["The TMA writes this order (CU_TENSOR_MAP_SWIZZLE_128B);",
                        "the descriptor's layout field tells wgmma to read it back the same way."],
