@@ -898,6 +898,33 @@ def elide(lines, new, context, step):
     for i, line in enumerate(lines, 1):   # a `#pragma` belongs to the statement after it: kept only with it
         if line.lstrip().startswith("#pragma") and i + 1 not in keep and i not in new:
             keep.discard(i)
+    # Context cut from its statement (the inside of a loop whose head is left out, a wrapped line's tail): after a
+    # gap, kept lines deeper than the code before it go; if a new line is among them, their heads are shown.
+    bound, gap, i = None, False, 1
+    while i <= len(lines):
+        line = lines[i - 1]
+        if i not in keep:
+            gap = gap or bool(line.strip())
+            i += 1
+            continue
+        if gap and bound is not None and line.strip() and indentation(line) > bound:
+            run = [i]
+            while run[-1] + 1 in keep and (not lines[run[-1]].strip() or indentation(lines[run[-1]]) > bound):
+                run.append(run[-1] + 1)
+            if not any(n in new for n in run):
+                keep.difference_update(run)
+                i = run[-1] + 1
+                continue
+            level, j = indentation(line), i - 1   # a new line among it: show the heads it sits in
+            while j >= 1 and j not in keep and level > bound:
+                if lines[j - 1].strip() and indentation(lines[j - 1]) < level:
+                    keep.add(j)
+                    level = indentation(lines[j - 1])
+                j -= 1
+        gap = False
+        if line.strip():
+            bound = indentation(line, opening=True)
+        i += 1
     out, renumber, i = [], {}, 1
     while i <= len(lines):
         if i in keep:

@@ -3357,7 +3357,7 @@ __device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HO
         barrier_wait(&full[s], *use / tile.stages);
         const unsigned char *a_slab = slabs + s * (tile.a_bytes + tile.b_bytes), *b_slab = a_slab + tile.a_bytes;
         multiply_slab<STEP>(d, a_slab, b_slab, consumer, k_tile - piece->k_begin);
-        wgmma_wait<tile.pending>();   /* at most `pending` groups still reading their slabs */
+        wgmma_wait<tile.pending>();   /* at most `pending` groups (before step 4: none) still reading their slabs */
         if (!tile.pending) {   /* this slab's group is done: so is its buffer */
             release_buffer(&empty[s], tile.cluster);
         } else {               /* step 4: the group before is done; this one may still read its slab */

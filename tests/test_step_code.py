@@ -339,6 +339,19 @@ class Folding(unittest.TestCase):
         self.assertEqual(step_code.with_numbers(lines[:1], {"tile.consumers": 2, "tile.cluster": 1}),
                          ["    init(&e, 2 * R);"])
 
+    def test_context_cut_from_its_statement_goes(self):
+        """d_gemm's step 3 showed a loop's body after `/* ... as in step 2 ... */` with its head left out, and the
+        tail of a wrapped call: braces a reader could not match. After a gap, context deeper than the code before
+        it goes, unless a new line is among it (step 5's `if (previous >= 0)` above its new release stays); then
+        the heads it sits in are shown (step 2's new `empty` barrier inside the `for` that inits `full`)."""
+        lines = ["void f(void)", "{", "    x();", "    y();", "    for (i = 0; i < 2; i++)", "        for (j = 0; j < 2; j++)",
+                 "            a(i, j);", "    b();", "    z();", "    c(1,", "      2);", "    d();", "    w();",
+                 "    for (k = 0; k < 2; k++)", "        if (q)", "            g();", "}"]
+        out, _ = step_code.elide(lines, [3, 8, 12, 16], 1, 2)
+        self.assertEqual(out, ["void f(void)", "{", "    x();", "    y();", "    /* ... as in step 1 ... */", "    b();",
+                               "    z();", "    /* ... as in step 1 ... */", "    d();", "    w();",
+                               "    for (k = 0; k < 2; k++)", "        if (q)", "            g();", "}"])
+
     def test_the_other_value_keeps_the_other_branch(self):
         code = self.fold({"USE_FAST": 0, "tile.fast": False})
         self.assertIn("x[0] = 2;", code)
