@@ -3461,8 +3461,8 @@ __device__ static inline bool next_piece(int n, const Shape *shape, const LastRo
     piece->tile += last->whole;
     return found;
 }
-#line 5298 "gemm.md"
-#define GATHER_THREADS 256                      /* one element of a block tile each */
+#line 5300 "gemm.md"
+#define GATHER_THREADS 256                      /* a block of d_gather_pieces */
 #define HOPPER_MAX_CLUSTERS GATHER_THREADS      /* the most clusters a split round is dealt to: one thread each */
 
 /* The slots of the pieces of tile `tile` (of a last round of `tiles`), in cluster order, into `slots`; returns how
@@ -3491,27 +3491,41 @@ __global__ void __launch_bounds__(GATHER_THREADS) d_gather_pieces(accum_t *__res
 {
     constexpr HopperTile tile = hopper_tile(STEP);
     constexpr int cols = HOPPER_SWAP ? tile.block_m : tile.block_n, size = tile.block_m * tile.block_n;
-    static_assert(size % GATHER_THREADS == 0, "whole blocks of elements per tile");
+    constexpr int per_block = GATHER_THREADS * C_VECTOR;
+    static_assert(size % per_block == 0 && cols % C_VECTOR == 0, "whole blocks, whole vectors in a row");
     __shared__ int slots[HOPPER_MAX_CLUSTERS], warp_found[GATHER_THREADS / 32];
-    int block_tile = blockIdx.x / (size / GATHER_THREADS), e = blockIdx.x % (size / GATHER_THREADS) * GATHER_THREADS +
-                                                               threadIdx.x;
+    int block_tile = blockIdx.x / (size / per_block);
+    int e = (blockIdx.x % (size / per_block) * GATHER_THREADS + threadIdx.x) * C_VECTOR;   /* its first */
     int round_tile = block_tile / tile.cluster, rank = block_tile % tile.cluster;
     int tiles = hopper_tiles(STEP, &shape) - last.whole, k_tiles = shape.k_padded / tile.block_k;
     int count = gather_slots(slots, warp_found, clusters, tiles, round_tile, k_tiles);
     int m0, n0;
     hopper_position<STEP>(last.whole + round_tile, rank, &shape, &m0, &n0);
     if (m0 + (HOPPER_SWAP ? e % cols : e / cols) >= shape.m)
-        return;   /* a padding row: no piece stored it */
+        return;   /* padding rows: no piece stored them. Swapped, a vector may end in some: their slots are
+                     zeroed, so C's padding, zero, stays zero */
     HOPPER_ASM("griddepcontrol.wait;");   /* launched early: the pieces are complete and visible after this */
-    scalar_t sum = 0;
+    scalar_t sum[C_VECTOR] = {};
 #pragma unroll 4
-    for (int i = 0; i < count; i++)
-        sum += (scalar_t)last.slots[(size_t)(slots[i] * tile.cluster + rank) * size + e];
+    for (int i = 0; i < count; i++) {
+        AccumVector piece = *(const AccumVector *)&last.slots[(size_t)(slots[i] * tile.cluster + rank) * size + e];
+#pragma unroll
+        for (int j = 0; j < C_VECTOR; j++)
+            sum[j] += (scalar_t)piece.value[j];
+    }
     int ldc = HOPPER_SWAP ? shape.m_padded : shape.n_padded, top = HOPPER_SWAP ? n0 : m0, left = HOPPER_SWAP ? m0 : n0;
-    accum_t *element = c + (size_t)(top + e / cols) * ldc + left + e % cols;
-    *element = scale_accumulator(alpha, (accum_t)sum, beta, beta != 0 ? *element : ACCUM_ZERO);
+    AccumVector *element = (AccumVector *)(c + (size_t)(top + e / cols) * ldc + left + e % cols), old, result;
+#pragma unroll
+    for (int j = 0; j < C_VECTOR; j++)
+        old.value[j] = ACCUM_ZERO;
+    if (beta != 0)
+        old = *element;
+#pragma unroll
+    for (int j = 0; j < C_VECTOR; j++)
+        result.value[j] = scale_accumulator(alpha, (accum_t)sum[j], beta, old.value[j]);
+    *element = result;
 }
-#line 5392 "gemm.md"
+#line 5408 "gemm.md"
 /* One of step 9's tiles: a kind of d_gemm_hopper and its speed per flop, in percent of the 128 x 256 tile's. */
 typedef struct {
     int kind;
@@ -3564,7 +3578,7 @@ static int hopper_by_shape(int m, int n, int k, int sms, double bandwidth)
     }
     return best;
 }
-#line 5489 "gemm.md"
+#line 5505 "gemm.md"
 #if !HOPPER_WGMMA || HOPPER_A_REGS
 /* The byte offset of element (mn, k) in a swizzled slab, K-major or MN-major (The swizzled layout). */
 __device__ static inline int slab_offset(bool mn_major, int mn, int k)
@@ -3589,7 +3603,7 @@ __device__ static inline void load_four(const unsigned char *slab, int mn, int t
     }
 }
 #endif
-#line 5519 "gemm.md"
+#line 5535 "gemm.md"
 #if !HOPPER_WGMMA
 #define MMA_F64(d, i, a, b)                                                                                  \
     asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "                     \
@@ -3628,7 +3642,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     }
 }
 #endif
-#line 5589 "gemm.md"
+#line 5605 "gemm.md"
 #if HOPPER_A_REGS
 /* tf32's wgmma of 64 x n with A from this thread's four registers a[0..3] (operands i0 .. i3) */
 #define WGMMA_A_REGS(n, list, outputs, i0, i1, i2, i3, ib, is, a, b, scale)                                 \
@@ -3687,7 +3701,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
         multiply_set<STEP, 0>(d, a_slab, b_slab, consumer, n);
 }
 #endif
-#line 5663 "gemm.md"
+#line 5679 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed. 32 x 8 threads per block, a 32 x 32 tile each (the last
    ones cut at the edges: f64's padded K is a multiple of 16). */
@@ -3722,7 +3736,7 @@ static bool hopper_prepares(int operand)   /* the problem's A or B, whichever ro
 {
     return (operand == 0) != HOPPER_SWAP ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 5707 "gemm.md"
+#line 5723 "gemm.md"
 #if IS_INTEGER   /* an int8 operand transposed first is transposed in tiles this wide along M or N */
 #define HOPPER_WHOLE_M (HOPPER_TRANSPOSE_A ? TRANSPOSE_COLS : 1)
 #define HOPPER_WHOLE_N (HOPPER_TRANSPOSE_B ? TRANSPOSE_COLS : 1)
@@ -3783,7 +3797,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, b, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 5773 "gemm.md"
+#line 5789 "gemm.md"
 static TileGeometry hopper_geometry(int step)
 {
     HopperTile hopper = hopper_tile(step);
@@ -3832,7 +3846,7 @@ static const void *hopper_gather_kernel(int kind)
 {
     return HOPPER_GATHER_KERNELS[kind < HOPPER_LAST ? 0 : kind - HOPPER_LAST];
 }
-#line 5828 "gemm.md"
+#line 5844 "gemm.md"
 static int hopper_kind(int kernel, int m, int n, int k, int sms, double bandwidth)
 {
     int step = hopper_step(kernel);
@@ -3859,7 +3873,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
                                             tile.shared_bytes));
     }
 }
-#line 5861 "gemm.md"
+#line 5877 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. A tile without a cluster is a
    plain grid: launched as clusters of one, a launch took 1 to 4 us longer (H100). */
 static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
@@ -3899,10 +3913,12 @@ static void setup_hopper(Run *run)
     run->grid_clusters = tile.persistent && fit < tiles ? fit : tiles;
     if (run->split_tiles > 0) {   /* step 7: every cluster takes a piece, into a slot of its own (a block tile each) */
         run->grid_clusters = fit;
-        CHECK_CUDA(cudaMalloc(&run->slots, (size_t)fit * tile.cluster * tile.block_m * tile.block_n * sizeof(accum_t)));
+        size_t bytes = (size_t)fit * tile.cluster * tile.block_m * tile.block_n * sizeof(accum_t);
+        CHECK_CUDA(cudaMalloc(&run->slots, bytes));
+        CHECK_CUDA(cudaMemset(run->slots, 0, bytes));   /* padding rows no piece stores: the gather adds zeros */
     }
 }
-#line 5912 "gemm.md"
+#line 5930 "gemm.md"
 
 static void launch_hopper(const Run *run)
 {
@@ -3924,7 +3940,8 @@ static void launch_hopper(const Run *run)
         return;
     /* step 7: the last round's pieces, then their sums into C */
     HopperTile tile = hopper_tile(step);
-    unsigned blocks = (unsigned)(run->split_tiles * tile.cluster * (tile.block_m * tile.block_n / GATHER_THREADS));
+    unsigned blocks = (unsigned)(run->split_tiles * tile.cluster * (tile.block_m * tile.block_n /
+                                                                    (GATHER_THREADS * C_VECTOR)));
     CHECK_CUDA(cudaLaunchKernelExC(&config, hopper_pieces_kernel(step), arguments));
     int clusters = run->grid_clusters;
     void *gather_arguments[] = {&copy.c, &copy.shape, &copy.alpha, &copy.beta, &last, &clusters};
@@ -3938,7 +3955,7 @@ static void launch_hopper(const Run *run)
     gather.numAttrs = 1;
     CHECK_CUDA(cudaLaunchKernelExC(&gather, hopper_gather_kernel(step), gather_arguments));
 }
-#line 5965 "gemm.md"
+#line 5984 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -3991,7 +4008,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 6023 "gemm.md"
+#line 6042 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -4028,7 +4045,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 6220 "gemm.md"
+#line 6239 "gemm.md"
 static int self_test_failures;
 
 #define H200_BANDWIDTH 4.92e12   /* bytes/s, as the GPU reports it (3201 MHz x 6144 bits x 2): and H100_BANDWIDTH */

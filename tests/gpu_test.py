@@ -47,7 +47,7 @@ What it does, in one call that must stay under ten minutes:
      sm_90a builds that ARCH=90 makes): every type pair (f64 through mma.sync), each transposition, at
      1 1 1, 127 253 61, 1000 777 333 and 513 1031 1100 with alpha and beta, and on the GPU reference
      2048^3 and 2304 2048 1000 (whole rounds of tiles and a partial last one), 4608 2048 12288 (whole
-     rounds, then a last round split along K: step 7), HOPPER_FILL (16 4096 65536 and 777 1000 65536,
+     rounds, then a last round split along K: step 7), HOPPER_FILL (16 4096 65536 and 777 1001 65536,
      where step 8 splits every tile along K, and step 9 too, 64-row tiles at the first), HOPPER_WIDE
      (64 33792 256 and its transpose), 256 6144 256 and 18944 64 256 (step 9's 64 x 192 in every layout); a check that
      the passing runs covered each of step 9's tiles (kv tile and cluster); memcheck for each type pair,
@@ -127,8 +127,9 @@ HOPPER_ROUNDS = (2304, 2048, 1000)   # on 132 SMs, whole rounds of tiles and a s
 HOPPER_SPLIT = (4608, 2048, 12288)   # whole rounds, then at most 33 tiles long enough that step 7 splits them
 # Step 8: at most 33 tiles in all, each long enough to split, so every tile is split along K: a skinny layer (16
 # rows of 256; step 9 splits its 64 x 128 tiles, its 64 x 64 ones where tf32's roles swap, or 128 x 128 for int8
-# with A transposed) and a ragged size whose last cluster tile is mostly padding rows, which no piece stores.
-HOPPER_FILL = ((16, 4096, 65536), (777, 1000, 65536))   # K long enough that every type pair splits both
+# with A transposed) and a ragged size whose last cluster tile is mostly padding rows, which no piece stores; its
+# odd N ends a 16-byte vector of d_gather_pieces in padding where the roles swap (tf32 with B as stored).
+HOPPER_FILL = ((16, 4096, 65536), (777, 1001, 65536))   # K long enough that every type pair splits both
 # Step 9's 64 x 128 tile whole, 264 and 132 of them, and 128 x 128 whole for int8 with A transposed (the transposes
 # for tf32 with B as stored, whose roles swap M and N). With the sizes above, every type pair runs each of step 9's
 # tiles: 4608 2048 12288 splits the last round of 128 x 128 tiles, whose clusters share A.
