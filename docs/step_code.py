@@ -656,9 +656,15 @@ def fold_once(text):
 LOCAL = re.compile(r"(?m)^[ \t]*(?:constexpr |const )?(?:bool|int) (\w+) = ([^;,]*);[^\n]*\n")
 
 
+# A flag whose initialiser starts `false && ...` is false, whatever follows (step 7's `fill`, calls and all).
+SHORT_FALSE = re.compile(r"(?m)^[ \t]*(?:const )?bool (\w+) = false && [^;]*;")
+
+
 def fold_locals(text, env):
     """Learn the local flags the function defines from known values; name them no more."""
     env = dict(env)
+    for match in SHORT_FALSE.finditer(text):
+        env[match.group(1)] = False
     for match in LOCAL.finditer(text):
         try:
             value = evaluate(match.group(2), env)
