@@ -885,8 +885,10 @@ def indentation(line, opening=False):
     return own + 4 if (opening and line.rstrip().endswith("{")) or (not opening and line.strip() == "}") else own
 
 
-def elide(lines, new, context, step):
-    """Only the lines near a new one; each run left out becomes one comment. Returns (lines, new)."""
+def elide(lines, new, context, step, shown_in=None):
+    """Only the lines near a new one; each run left out becomes one comment: "as in step S", S the step whose view
+    last showed the function the run is in, unchanged since (`shown_in`, by name; None: step N - 1 for all), or
+    "not new in step N" where the page never showed those lines. Returns (lines, new)."""
     keep = set()
     for n in new:
         keep.update(range(max(1, n - context), min(len(lines), n + context) + 1))
@@ -947,10 +949,31 @@ def elide(lines, new, context, step):
             continue
         previous = next((line for line in reversed(out) if line.strip()), "")
         following = lines[j - 1] if j <= len(lines) else ""
+        heads = (re.search(r"\b(\w+)\s*\(", line) for line in reversed(out) if re.match(r"[A-Za-z_]", line))
+        function = next((head.group(1) for head in heads if head and head.group(1) != "__launch_bounds__"), None)
+        shown = step - 1 if shown_in is None else shown_in.get(function)
         out.append(" " * max(4, min(indentation(previous, opening=True), indentation(following)))
-                   + "/* ... as in step %d ... */" % (step - 1))
+                   + ("/* ... as in step %d ... */" % shown if shown else "/* ... not new in step %d ... */" % step))
         i = j
     return out, [renumber[n] for n in new]
+
+
+def shown_in(md_path, kernel, step, show, numbers=False):
+    """For each function of `show`, the last step before `step` whose {.step} block in the page shows it, if the
+    function is the same there as at step - 1 (so the lines step `step` leaves out are on the page); else None."""
+    with open(md_path, encoding="utf-8") as handle:
+        blocks = [block_attributes(info) for info in re.findall(r"(?m)^```\{\.step ([^}]*)\}", handle.read())]
+    found = {}
+    for name in show:
+        steps = [int(b["step"]) for b in blocks if b.get("kernel") == kernel and int(b.get("step", 0)) < step and
+                 name in b.get("show", "").split()]
+        last = max(steps) if steps else None
+        if last is not None and last < step - 1:
+            there = view(md_path, kernel, last, [name], called_only=True, numbers=numbers)
+            if not there or there != view(md_path, kernel, step - 1, [name], called_only=True, numbers=numbers):
+                last = None
+        found[name] = last
+    return found
 
 
 def block_attributes(info):
@@ -1037,7 +1060,8 @@ def main(argv):
         else:
             new = []   # the first step: nothing to compare with
         if args.context is not None and args.step > 1:
-            after, new = elide(after, new, args.context, args.step)
+            after, new = elide(after, new, args.context, args.step,
+                               shown_in(args.input, args.kernel, args.step, show, numbers=args.numbers))
         rate = rate_line(args.input, args.kernel, args.step)
     except (StepError, tangle.TangleError) as error:
         print("step_code.py: %s" % error, file=sys.stderr)

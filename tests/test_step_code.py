@@ -415,6 +415,18 @@ class Folding(unittest.TestCase):
         self.assertNotIn("false &&", view)
         self.assertIn("return split ? tiles - last : tiles;", view)
 
+    def test_an_elided_run_names_a_step_that_showed_its_lines(self):
+        """'as in step 6' above hopper_whole_tiles at step 7 sent a cold reader to code the page never showed: an
+        elided run names the last step whose view showed its function, unchanged since, or says it is not new."""
+        view = run_view({"kernel": "d_gemm_hopper", "step": "7", "show": "hopper_whole_tiles", "context": "2"})[2]
+        self.assertIn("/* ... not new in step 7 ... */", view)
+        view = run_view({"kernel": "d_gemm_hopper", "step": "8", "show": "hopper_whole_tiles", "context": "1"})[2]
+        self.assertIn("/* ... as in step 7 ... */", view)
+        view = run_view({"kernel": "d_gemm", "step": "3", "show": "d_gemm request_slab release_slab",
+                         "context": "3"})[2]   # step 2's view shows multiply_stage alone; d_gemm is step 1's
+        self.assertIn("/* ... as in step 1 ... */", view)
+        self.assertNotIn("as in step 2", view)
+
     def test_numbers_keep_the_1_of_a_comparison(self):
         """A count of 1 in `if (1 && x)` goes; the 1 of `2 > 1 && x` stays (it once printed `2 > x`)."""
         env = {"tile.cluster": 2, "tile.consumers": 1}
