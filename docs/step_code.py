@@ -653,10 +653,8 @@ def fold_once(text):
         pos = match.start()
 
 
-LOCAL = re.compile(r"(?m)^[ \t]*(?:constexpr |const )?(?:bool|int) (\w+) = ([^;,]*);[^\n]*\n")
-
-
-# A flag whose initialiser starts `false && ...` is false, whatever follows (step 7's `fill`, calls and all).
+# A flag whose initialiser starts `false && ...` is false, whatever follows (step 7's `fill`, over two lines, which
+# LOCAL, below, does not match).
 SHORT_FALSE = re.compile(r"(?m)^[ \t]*(?:const )?bool (\w+) = false && [^;]*;")
 
 

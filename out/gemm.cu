@@ -3450,6 +3450,7 @@ __device__ static inline bool next_piece(int n, const Shape *shape, const LastRo
 }
 #line 5290 "gemm.md"
 #define GATHER_THREADS 256                      /* a block of d_gather_pieces */
+#define GATHER_ELEMENTS ((int)(GATHER_THREADS * C_VECTOR))   /* of a block tile, per block: 16 bytes a thread */
 #define HOPPER_MAX_CLUSTERS GATHER_THREADS      /* the most clusters a split round is dealt to: one thread each */
 
 /* The slots of the pieces of tile `tile` (of a last round of `tiles`), in cluster order, into `slots`; returns how
@@ -3478,11 +3479,10 @@ __global__ void __launch_bounds__(GATHER_THREADS) d_gather_pieces(accum_t *__res
 {
     constexpr HopperTile tile = hopper_tile(STEP);
     constexpr int cols = HOPPER_SWAP ? tile.block_m : tile.block_n, size = tile.block_m * tile.block_n;
-    constexpr int per_block = GATHER_THREADS * C_VECTOR;
-    static_assert(size % per_block == 0 && cols % C_VECTOR == 0, "whole blocks, whole vectors in a row");
+    static_assert(size % GATHER_ELEMENTS == 0 && cols % C_VECTOR == 0, "whole blocks, whole vectors in a row");
     __shared__ int slots[HOPPER_MAX_CLUSTERS], warp_found[GATHER_THREADS / 32];
-    int block_tile = blockIdx.x / (size / per_block);
-    int e = (blockIdx.x % (size / per_block) * GATHER_THREADS + threadIdx.x) * C_VECTOR;   /* its first */
+    int block_tile = blockIdx.x / (size / GATHER_ELEMENTS);
+    int e = (blockIdx.x % (size / GATHER_ELEMENTS) * GATHER_THREADS + threadIdx.x) * C_VECTOR;   /* its first */
     int round_tile = block_tile / tile.cluster, rank = block_tile % tile.cluster;
     int tiles = hopper_tiles(STEP, &shape) - last.whole, k_tiles = shape.k_padded / tile.block_k;
     int count = gather_slots(slots, warp_found, clusters, tiles, round_tile, k_tiles);
@@ -3948,8 +3948,7 @@ static void launch_hopper(const Run *run)
         return;
     /* step 7: the last round's pieces, then their sums into C */
     HopperTile tile = hopper_tile(step);
-    unsigned blocks = (unsigned)(run->split_tiles * tile.cluster * (tile.block_m * tile.block_n /
-                                                                    (GATHER_THREADS * C_VECTOR)));
+    unsigned blocks = (unsigned)(run->split_tiles * tile.cluster * (tile.block_m * tile.block_n / GATHER_ELEMENTS));
     CHECK_CUDA(cudaLaunchKernelExC(&config, hopper_pieces_kernel(step), arguments));
     int clusters = run->grid_clusters;
     void *gather_arguments[] = {&copy.c, &copy.shape, &copy.alpha, &copy.beta, &last, &clusters};
@@ -3963,7 +3962,7 @@ static void launch_hopper(const Run *run)
     gather.numAttrs = 1;
     CHECK_CUDA(cudaLaunchKernelExC(&gather, hopper_gather_kernel(step), gather_arguments));
 }
-#line 6002 "gemm.md"
+#line 6001 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -4016,7 +4015,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 6060 "gemm.md"
+#line 6059 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -4053,7 +4052,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 6257 "gemm.md"
+#line 6256 "gemm.md"
 static int self_test_failures;
 
 #define H200_BANDWIDTH 4.92e12   /* bytes/s, as the GPU reports it (3201 MHz x 6144 bits x 2): and H100_BANDWIDTH */
