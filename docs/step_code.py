@@ -47,6 +47,8 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import tangle  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench"))
+import records  # noqa: E402  the canonical run's CSVs
 
 # The configuration every view is folded for: the one the page's step rates are measured in.
 BASE = {
@@ -67,15 +69,15 @@ CONFIG_MACRO = re.compile(r"^(MNK_\w+|[A-Z0-9]+_IN(_[A-Z0-9]+)?_OUT)$")
 # steps' rates are: the CSV `make steps` writes, the --kernel name of step N, and what step 1 follows.
 KERNELS = {
     "d_gemm": {"geometry": "tile_geometry", "enum": "STEP_", "last": "LAST_STEP", "table": "TILES_16BIT",
-               "csv": "docs/bench/steps-h100.csv", "name": "step%d", "before": ("naive", "the naive kernel")},
+               "csv": records.STEPS, "name": "step%d", "before": ("naive", "the naive kernel")},
     "d_gemm_hopper": {"geometry": "hopper_tile", "enum": "HOPPER_", "last": "HOPPER_LAST",
-                      "csv": "docs/bench/steps-h100.csv", "name": "hopper%d",
+                      "csv": records.STEPS, "name": "hopper%d",
                       "before": ("step7", "`d_gemm`"),
                       # a template flag false until the step whose field is named: before step 6 splits the
                       # last round, no launch has pieces (the PIECES kernels are step 8's tiles')
                       "false_until": {"PIECES": "tile.split"}},
     # the baseline has one step, itself: folded for the configuration, rated alone
-    "d_gemm_naive": {"geometry": None, "csv": "docs/bench/steps-h100.csv", "name": "naive", "before": None},
+    "d_gemm_naive": {"geometry": None, "csv": records.STEPS, "name": "naive", "before": None},
 }
 SIZE = 8192   # the size the steps are compared at: M = N = K
 
@@ -1011,7 +1013,7 @@ def ranges(numbers):
 
 
 def rate_line(md_path, kernel, step):
-    """Markdown: step `step`'s rate on the H100 at SIZE, fp16, A and B as stored, and its gain, from the CSV."""
+    """Markdown: step `step`'s rate on records.GPU at SIZE, fp16, A and B as stored, and its gain, from the CSV."""
     spec = KERNELS[kernel]
     path = os.path.join(os.path.dirname(os.path.abspath(md_path)), spec["csv"])
     try:
@@ -1029,14 +1031,14 @@ def rate_line(md_path, kernel, step):
     if spec["before"] is None:
         if spec["name"] not in rates:
             raise StepError("%s has no fp16 rate at %d^3 for %s" % (spec["csv"], SIZE, spec["name"]))
-        return ("On the H100 at %d³, fp16, A and B as stored: **%.1f TFLOP/s** (`%s`)."
-                % (SIZE, rates[spec["name"]], spec["csv"]))
+        return ("On the %s at %d³, fp16, A and B as stored: **%.1f TFLOP/s** (`%s`)."
+                % (records.GPU, SIZE, rates[spec["name"]], spec["csv"]))
     name = spec["name"] % step
     before, before_name = (spec["name"] % (step - 1), "step %d" % (step - 1)) if step > 1 else spec["before"]
     if name not in rates or before not in rates:
         raise StepError("%s has no fp16 rate at %d^3 for %s and %s" % (spec["csv"], SIZE, name, before))
-    return ("On the H100 at %d³, fp16, A and B as stored: **%.1f TFLOP/s**, %.2f× %s's %.1f (`%s`)."
-            % (SIZE, rates[name], rates[name] / rates[before], before_name, rates[before], spec["csv"]))
+    return ("On the %s at %d³, fp16, A and B as stored: **%.1f TFLOP/s**, %.2f× %s's %.1f (`%s`)."
+            % (records.GPU, SIZE, rates[name], rates[name] / rates[before], before_name, rates[before], spec["csv"]))
 
 
 def main(argv):

@@ -1,6 +1,6 @@
 // out/gemm.cu: generated from gemm.md by tangle.py. Edit gemm.md, not this file.
 /* ==== Reading and running this document ==== */
-#line 82 "gemm.md"
+#line 83 "gemm.md"
 /*
  * gemm.cu: C = alpha * op(A) * op(B) + beta * C on NVIDIA tensor cores through the WMMA API, verified.
  * Tangled from gemm.md, which explains every part; edit gemm.md and run make, not this file.
@@ -47,7 +47,7 @@
  *   Appendix: testing the host code   --self-test
  */
 /* ==== Configuration ==== */
-#line 266 "gemm.md"
+#line 268 "gemm.md"
 #ifndef CONFIG_ON_COMMAND_LINE
 #define F16_IN_F32_OUT
 #define MNK_16x16x16
@@ -62,7 +62,7 @@
 #ifndef WITH_STEPS
 #define WITH_STEPS 0    /* 1: also build steps 1 to 6 of d_gemm and 1 to 8 of d_gemm_hopper */
 #endif
-#line 289 "gemm.md"
+#line 291 "gemm.md"
 #if defined(F16_IN_F32_OUT) + defined(F16_IN_OUT) + defined(U8_IN_I32_OUT) + \
     defined(I8_IN_I32_OUT) + defined(BF16_IN_F32_OUT) + defined(TF32_IN_F32_OUT) + \
     defined(F64_IN_OUT) == 0
@@ -109,7 +109,7 @@
 #error "TRANSPOSE_B must be 0 or 1"
 #endif
 /* ==== Headers and errors ==== */
-#line 342 "gemm.md"
+#line 344 "gemm.md"
 #include <errno.h>
 #include <float.h>
 #include <getopt.h>
@@ -133,7 +133,7 @@
 #include <mma.h>
 
 namespace wmma = nvcuda::wmma;
-#line 382 "gemm.md"
+#line 384 "gemm.md"
 #define EXIT_VERIFY_FAILED 1
 #define EXIT_USAGE 2
 #define EXIT_NO_GPU 3
@@ -151,7 +151,7 @@ static void die(int status, const char *format, ...)
     va_end(args);
     exit(status);
 }
-#line 408 "gemm.md"
+#line 410 "gemm.md"
 static void cuda_failed(const char *call, cudaError_t status,
                         const char *file, int line)
 {
@@ -176,7 +176,7 @@ static void cuda_failed(const char *call, cudaError_t status,
                 #call, cublasGetStatusString(check_status_));                \
     } while (0)
 /* ==== What each type pair means in C ==== */
-#line 460 "gemm.md"
+#line 462 "gemm.md"
 /* TYPE_PAIR, the row of every per-type table (macros, so that #if can compare them too) */
 #define PAIR_F16_IN_F32_OUT 0
 #define PAIR_F16_IN_OUT 1
@@ -198,7 +198,7 @@ typedef double exact_t;
 #define INPUT_FROM_FLOAT(x) __float2half_rn(x)
 #define ACCUM_TO_DOUBLE(x) ((double)(x))
 #define ACCUM_FROM_FLOAT(x) ((float)(x))
-#line 488 "gemm.md"
+#line 490 "gemm.md"
 #elif defined(F16_IN_OUT)
 #define TYPE_PAIR PAIR_F16_IN_OUT
 #define TYPE_NAME "F16_IN_OUT"
@@ -273,13 +273,13 @@ typedef double input_t, frag_t, accum_t, scalar_t, exact_t;
 #define ACCUM_TO_DOUBLE(x) ((double)(x))
 #define ACCUM_FROM_FLOAT(x) ((double)(x))
 #endif
-#line 570 "gemm.md"
+#line 572 "gemm.md"
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < MIN_CC * 10
 #error "this type pair needs a newer GPU than one this build is for: bf16, tf32 and f64 need sm_80 (drop 75 from ARCH)"
 #endif
 
 #define RATE_UNIT (IS_INTEGER ? "TOP/s" : "TFLOP/s")
-#line 582 "gemm.md"
+#line 584 "gemm.md"
 #if defined(MNK_16x16x16)
 #define FRAG_M 16
 #define FRAG_N 16
@@ -311,7 +311,7 @@ typedef double input_t, frag_t, accum_t, scalar_t, exact_t;
 #define SHAPE_NAME "8x8x4"
 #define PTX_SHAPE "m8n8k4"
 #endif
-#line 626 "gemm.md"
+#line 628 "gemm.md"
 __host__ __device__ static inline float tf32_round(float value)
 {
     uint32_t bits;
@@ -323,7 +323,7 @@ __host__ __device__ static inline float tf32_round(float value)
     memcpy(&value, &bits, sizeof value);
     return value;
 }
-#line 643 "gemm.md"
+#line 645 "gemm.md"
 __host__ __device__ static inline float tf32_truncate(float value)
 {
     uint32_t bits;
@@ -334,13 +334,13 @@ __host__ __device__ static inline float tf32_truncate(float value)
     return value;
 }
 /* ==== Matrices in memory ==== */
-#line 681 "gemm.md"
+#line 683 "gemm.md"
 template <int TRANSPOSED> struct Layout { typedef wmma::row_major type; };
 template <> struct Layout<1> { typedef wmma::col_major type; };
 
 typedef Layout<TRANSPOSE_A>::type layout_a;   /* 1: stored K x M, rows of length M */
 typedef Layout<TRANSPOSE_B>::type layout_b;   /* 1: stored N x K, rows of length K */
-#line 713 "gemm.md"
+#line 715 "gemm.md"
 #define ROUND_UP(value, multiple) ((((value) + (multiple) - 1) / (multiple)) * (multiple))
 
 static void pad_matrix(void *padded, const void *source, size_t rows, size_t cols,
@@ -366,7 +366,7 @@ static void extract_matrix(void *destination, const void *padded, size_t rows,
                (const char *)padded + row * cols_padded * element_size,
                cols * element_size);
 }
-#line 746 "gemm.md"
+#line 748 "gemm.md"
 typedef struct {
     int m, n, k;                          /* the problem as asked */
     int m_padded, n_padded, k_padded;     /* rounded up to the block tile */
@@ -394,7 +394,7 @@ static Shape make_shape(int m, int n, int k, int multiple_m, int multiple_n,
     shape.cols_b_padded = TRANSPOSE_B ? shape.k_padded : shape.n_padded;
     return shape;
 }
-#line 781 "gemm.md"
+#line 783 "gemm.md"
 __host__ __device__ constexpr size_t element_index(bool transposed, int row, int col, int ld)
 {
     return transposed ? (size_t)col * ld + row : (size_t)row * ld + col;
@@ -410,16 +410,16 @@ __host__ __device__ constexpr size_t b_index(int kk, int j, int ld)
     return element_index(TRANSPOSE_B, kk, j, ld);
 }
 /* ==== The naive kernel: one warp per output tile ==== */
-#line 805 "gemm.md"
+#line 807 "gemm.md"
 typedef wmma::fragment<wmma::matrix_a, FRAG_M, FRAG_N, FRAG_K, frag_t, layout_a> fragment_a;
 typedef wmma::fragment<wmma::matrix_b, FRAG_M, FRAG_N, FRAG_K, frag_t, layout_b> fragment_b;
 typedef wmma::fragment<wmma::accumulator, FRAG_M, FRAG_N, FRAG_K, accum_t> fragment_c;
-#line 818 "gemm.md"
+#line 820 "gemm.md"
 #define FRAG_ROW_A (TRANSPOSE_A ? FRAG_M : FRAG_K)
 #define FRAG_ROWS_A (TRANSPOSE_A ? FRAG_K : FRAG_M)
 #define FRAG_ROW_B (TRANSPOSE_B ? FRAG_K : FRAG_N)
 #define FRAG_ROWS_B (TRANSPOSE_B ? FRAG_N : FRAG_K)
-#line 834 "gemm.md"
+#line 836 "gemm.md"
 /* Smallest leading dimension (in elements) that holds `cols` and is a multiple of 32 bytes: staging buffers placed
    one after another then each start 32-byte aligned (rule 1), not only 16 (rule 2). */
 #define ALIGNED_LD(cols, type) ROUND_UP((cols), 32 / sizeof(type))
@@ -439,7 +439,7 @@ __device__ static inline void load_fragment(Fragment &fragment, const input_t *s
         __syncwarp();   /* every lane has its copy before the buffer is reused */
     }
 }
-#line 860 "gemm.md"
+#line 862 "gemm.md"
 template <typename Fragment>
 __device__ static inline void round_fragment(Fragment &fragment)
 {
@@ -450,7 +450,7 @@ __device__ static inline void round_fragment(Fragment &fragment)
     (void)fragment;
 #endif
 }
-#line 893 "gemm.md"
+#line 895 "gemm.md"
 #define ACCUM_ZERO ACCUM_FROM_FLOAT(0.0f)
 
 __device__ static inline float scale_accumulator(float alpha, float acc, float beta, float old)
@@ -472,7 +472,7 @@ __device__ static inline int scale_accumulator(int alpha, int acc, int beta, int
 {
     return (int)((unsigned)alpha * (unsigned)acc + (unsigned)beta * (unsigned)old);   /* modulo 2^32 */
 }
-#line 925 "gemm.md"
+#line 927 "gemm.md"
 #define NAIVE_WARPS 4
 #define STAGED_A_ELEMS (FRAG_ROWS_A * ALIGNED_LD(FRAG_ROW_A, input_t))
 #define STAGED_B_ELEMS (FRAG_ROWS_B * ALIGNED_LD(FRAG_ROW_B, input_t))
@@ -515,7 +515,7 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
     }
 }
 /* ==== How fast can the tensor cores go? ==== */
-#line 982 "gemm.md"
+#line 984 "gemm.md"
 #define PEAK_CHAINS 8
 #define PEAK_WARPS 8
 #define PEAK_LD 64   /* elements per row of the peak operands: a multiple of 16 bytes for every type */
@@ -545,7 +545,7 @@ d_peak(const input_t *a, const input_t *b, accum_t *c, int iterations)
     wmma::store_matrix_sync(c + (size_t)warp * FRAG_M * FRAG_N, acc[0], FRAG_N, wmma::mem_row_major);
 }
 /* ==== d_gemm: the tiled kernel ==== */
-#line 1051 "gemm.md"
+#line 1053 "gemm.md"
 /* The steps of d_gemm, in the order this chapter teaches them; each is the one before plus one mechanism. */
 enum {
     STEP_SHARED_TILE = 1,   /* block tiles in shared memory, one fragment per warp */
@@ -558,7 +558,7 @@ enum {
     LAST_STEP = STEP_ROW_STORES
 };
 #define GROUP_ROWS 8        /* step 6: rows of block tiles per group */
-#line 1088 "gemm.md"
+#line 1090 "gemm.md"
 /* One tile configuration: a row of tile_table (Tile sizes per GPU, after the steps). */
 typedef struct {
     int family;                     /* which type pairs it is for (tile_family) */
@@ -573,7 +573,7 @@ typedef struct {
 
 __host__ __device__ constexpr Tile tile_row(int index);   /* defined with the table */
 __host__ __device__ constexpr int tile_count(void);       /* rows of this type pair */
-#line 1131 "gemm.md"
+#line 1133 "gemm.md"
 #define TILE_TRANSPOSE_A (IS_INTEGER ? 0 : TRANSPOSE_A)   /* int8: A as M x K */
 #define TILE_TRANSPOSE_B (IS_INTEGER ? 1 : TRANSPOSE_B)   /* int8: B as N x K */
 #define PRETRANSPOSE_A (TILE_TRANSPOSE_A != TRANSPOSE_A)
@@ -586,7 +586,7 @@ typedef wmma::fragment<wmma::matrix_a, FRAG_M, FRAG_N, FRAG_K, frag_t, Layout<TI
 typedef wmma::fragment<wmma::matrix_b, FRAG_M, FRAG_N, FRAG_K, frag_t, Layout<TILE_TRANSPOSE_B>::type> tile_fragment_b;
 #define TILE_FRAG_ROW_A (TILE_TRANSPOSE_A ? FRAG_M : FRAG_K)   /* a fragment's extent along a stored row */
 #define TILE_FRAG_ROW_B (TILE_TRANSPOSE_B ? FRAG_K : FRAG_N)
-#line 1172 "gemm.md"
+#line 1174 "gemm.md"
 /* Offset of element (row, col) of a slab `rows` high, cut into panels `panel` elements wide with rows
    `ld` apart. */
 __host__ __device__ constexpr int tile_offset(int row, int col, int rows, int panel, int ld)
@@ -625,7 +625,7 @@ __host__ __device__ constexpr int b_offset(Slab b, int kk, int j)
 {
     return TILE_TRANSPOSE_B ? tile_offset(j, kk, b.rows, b.panel, b.ld) : tile_offset(kk, j, b.rows, b.panel, b.ld);
 }
-#line 1217 "gemm.md"
+#line 1219 "gemm.md"
 typedef struct {
     int block_m, block_n, block_k, warps_n, stages, in_flight, cluster;   /* from the table */
     int threads, warp_tile_m, warp_tile_n, frags_m, frags_n;
@@ -640,13 +640,13 @@ typedef struct {
 /* Row `index` of the tile table as step `step` of the kernel uses it (d_gemm itself: LAST_STEP); defined
    with the kernel, assembled. */
 __host__ __device__ constexpr TileGeometry tile_geometry(int index, int step = LAST_STEP);
-#line 1242 "gemm.md"
+#line 1244 "gemm.md"
 #define CHUNK_ELEMS (16 / (int)sizeof(input_t))   /* elements per chunk */
 
 /* One 16-byte chunk from global to shared memory; with ASYNC (step 3 on) the thread does not wait. */
 template <bool ASYNC>
 __device__ static inline void copy_chunk(void *shared_destination, const void *global_source);   /* step 3 */
-#line 1260 "gemm.md"
+#line 1262 "gemm.md"
 /* One thread's share of copying one operand: where its first chunk of slab 0 comes from, where it goes. */
 typedef struct {
     const input_t *source;   /* in global memory, slab 0 */
@@ -665,7 +665,7 @@ __device__ static inline CopyPlan copy_plan(const input_t *operand, int ld, Slab
     CopyPlan plan = {operand + (size_t)row * ld + col, ld, tile_offset(row, col, slab.rows, slab.panel, slab.ld), row};
     return plan;
 }
-#line 1284 "gemm.md"
+#line 1286 "gemm.md"
 /* source and destination point at this thread's first chunk of the slab, which is in row `row`. */
 template <int THREADS, int ROWS, int COLS, int PANEL, int LD, bool ASYNC>
 __device__ static inline void copy_slab(input_t *destination, const input_t *source, int ld, int row)
@@ -709,7 +709,7 @@ __device__ static inline void load_stage(input_t *a_tile, input_t *b_tile, const
         b_tile + b_plan->offset, b_plan->source + element_index(TILE_TRANSPOSE_B, k0, 0, b_plan->ld), b_plan->ld,
         b_plan->row);
 }
-#line 1343 "gemm.md"
+#line 1345 "gemm.md"
 __device__ static inline void load_shared_a(tile_fragment_a &fragment, const input_t *pointer, unsigned ldm);
 __device__ static inline void load_shared_b(tile_fragment_b &fragment, const input_t *pointer, unsigned ldm);
 
@@ -735,7 +735,7 @@ __device__ static inline void multiply_stage(fragment_c (&acc)[tile_geometry(TIL
                 wmma::mma_sync(acc[i][j], a_frag[i], b_frag[j], acc[i][j]);
     }
 }
-#line 1410 "gemm.md"
+#line 1412 "gemm.md"
 /* The 32-bit shared-memory address that PTX instructions naming .shared take. */
 __device__ static inline unsigned shared_address(const void *pointer)
 {
@@ -755,7 +755,7 @@ __device__ static inline void copy_chunk(void *shared_destination, const void *g
 #endif
     *(uint4 *)shared_destination = *(const uint4 *)global_source;
 }
-#line 1451 "gemm.md"
+#line 1453 "gemm.md"
 __device__ static inline void barrier_init(unsigned long long *barrier, unsigned count)
 {
 #if __CUDA_ARCH__ >= 800
@@ -770,10 +770,10 @@ __device__ static inline void barrier_arrive_on_copies(unsigned long long *barri
     asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(shared_address(barrier)) : "memory");
 #endif
 }
-#line 1472 "gemm.md"
+#line 1474 "gemm.md"
 /* One arrival on the barrier at this offset in every block of the cluster (before sm_90: in this block). */
 __device__ static inline void barrier_arrive(unsigned long long *barrier, int cluster);   /* defined in step 5 */
-#line 1480 "gemm.md"
+#line 1482 "gemm.md"
 /* Waits until phase number `use` of the barrier has completed. */
 #if __CUDA_ARCH__ >= 900
 #define BARRIER_TEST "mbarrier.try_wait.parity.shared::cta.b64"
@@ -792,7 +792,7 @@ __device__ static inline void barrier_wait(unsigned long long *barrier, int use)
     __syncthreads();
 #endif
 }
-#line 1592 "gemm.md"
+#line 1594 "gemm.md"
 #if __CUDA_ARCH__ >= 900
 #define USE_TMA 1   /* slabs by the TMA, A shared by the cluster */
 #else
@@ -851,7 +851,7 @@ __device__ static inline unsigned cluster_rank(void)
 #endif
     return rank;
 }
-#line 1669 "gemm.md"
+#line 1671 "gemm.md"
 #define OVER_READ 16   /* bytes a box's rows read past their panel, into the padding: allocated past each operand */
 
 /* Copies a box of the tensor to shared memory, to the same offset in every block of mask (0: this block
@@ -903,7 +903,7 @@ __device__ static inline void load_stage_tensor(input_t *a_tile, input_t *b_tile
     if (with_b)
         copy_tensor(b_tile, b_map, b_row, b_panel, full, 0);
 }
-#line 1742 "gemm.md"
+#line 1744 "gemm.md"
 /* Block `block` of the grid takes block tile (block_row, block_col) of a blocks_m x blocks_n grid of them,
    in groups of `group_rows` rows; clusters of `cluster` blocks take neighbours along N. */
 __device__ static inline void block_position(int block, int cluster, int group_rows, int blocks_m, int blocks_n,
@@ -916,7 +916,7 @@ __device__ static inline void block_position(int block, int cluster, int group_r
     *block_row = first_row + in_group % rows_in_group;
     *block_col = in_group / rows_in_group * cluster + block % cluster;
 }
-#line 1776 "gemm.md"
+#line 1778 "gemm.md"
 #define C_VECTOR (16 / sizeof(accum_t))   /* accumulator elements per 16 bytes */
 
 typedef union {
@@ -968,7 +968,7 @@ __device__ static inline void store_tile(fragment_c (&acc)[tile_geometry(TILE, S
         __syncwarp();   /* the staging area is rewritten for the next row of fragments */
     }
 }
-#line 1842 "gemm.md"
+#line 1844 "gemm.md"
 /* What the loop's producer side needs: where the slabs go, how their arrival is counted, where they come from. */
 typedef struct {
     input_t *a_tiles, *b_tiles;         /* `stages` slabs of each */
@@ -1011,7 +1011,7 @@ __device__ static inline void release_slab(unsigned long long *empty, int cluste
     if (threadIdx.x % 32 == 0)
         barrier_arrive(empty, cluster);
 }
-#line 1892 "gemm.md"
+#line 1894 "gemm.md"
 /* Row `index` of the tile table as step `step` of the kernel uses it: each mechanism on from its step. */
 __host__ __device__ constexpr TileGeometry tile_geometry(int index, int step)
 {
@@ -1059,7 +1059,7 @@ __host__ __device__ constexpr TileGeometry tile_geometry(int index, int step)
     tile.shared_bytes = tile.barrier_offset + (tile.b_by_threads ? 3 : 2) * row.stages * (int)sizeof(unsigned long long);
     return tile;
 }
-#line 1944 "gemm.md"
+#line 1946 "gemm.md"
 /* a_map and b_map are const __grid_constant__ parameters: read-only and left in the kernel's parameter memory, so
    the TMA may be given their address (CUDA C++ Programming Guide, "__grid_constant__"). */
 template <int TILE, int STEP>
@@ -1116,7 +1116,7 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
             __syncthreads();   /* the barriers are ready before anyone copies or arrives */
         }
     }
-#line 2007 "gemm.md"
+#line 2009 "gemm.md"
     int k_tiles = shape.k_padded / tile.block_k;
     if (tile.pipelined) {
         for (int k_tile = -prefetch; k_tile < k_tiles; k_tile++) {
@@ -1147,7 +1147,7 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
     if (tma)
         cluster_sync();   /* the other blocks may still arrive on our barriers: stay until they are done */
 }
-#line 2059 "gemm.md"
+#line 2061 "gemm.md"
 /* The wmma.load instruction for a matrix ("a" or "b") in a layout ("row" or "col"), from shared memory. */
 #define PTX_LOAD(matrix, layout) "wmma.load." matrix ".sync.aligned." layout "." PTX_SHAPE ".shared." PTX_TYPE
 
@@ -1196,7 +1196,7 @@ __device__ static inline void load_shared_b(tile_fragment_b &fragment, const inp
     wmma::load_matrix_sync(fragment, pointer, ldm);
 #endif
 }
-#line 2121 "gemm.md"
+#line 2123 "gemm.md"
 #if IS_INTEGER
 #define TRANSPOSE_ROWS 64    /* K per tile */
 #define TRANSPOSE_COLS 128   /* M or N per tile */
@@ -1256,7 +1256,7 @@ static void transpose_on_gpu(const input_t *in, input_t *out, int rows, int cols
     CHECK_LAUNCH();
 }
 #endif
-#line 2185 "gemm.md"
+#line 2187 "gemm.md"
 #if PREROUND
 __global__ void d_round_tf32(const float *__restrict__ in, float *__restrict__ out, size_t count)
 {
@@ -1271,7 +1271,7 @@ static void round_on_gpu(const input_t *in, input_t *out, int rows, int cols)
     CHECK_LAUNCH();
 }
 #endif
-#line 2231 "gemm.md"
+#line 2233 "gemm.md"
 enum { TILES_16BIT, TILES_HALF_ACC, TILES_INT8, TILES_TF32, TILES_F64 };
 
 /* Row `row` of the table; family -1 past the end. Largest first: the host takes the first
@@ -1310,7 +1310,7 @@ __host__ __device__ constexpr int tile_family(int type_pair)
     return families[type_pair];
 }
 #define TILE_FAMILY tile_family(TYPE_PAIR)
-#line 2275 "gemm.md"
+#line 2277 "gemm.md"
 __host__ __device__ constexpr int tile_count(void)
 {
     int count = 0;
@@ -1334,7 +1334,7 @@ static_assert(TILES >= 1 && TILES <= 4, "every type pair has one to four tile co
 static_assert(tiles_suit_transposition(), "block tiles must be whole transposition tiles");
 #endif
 /* ==== Verification ==== */
-#line 2346 "gemm.md"
+#line 2348 "gemm.md"
 #define INPUT_TO_EXACT(x) (IS_INTEGER ? (exact_t)(x) : (exact_t)INPUT_TO_DOUBLE(x))
 #define ACCUM_TO_EXACT(x) (IS_INTEGER ? (exact_t)(x) : (exact_t)ACCUM_TO_DOUBLE(x))
 
@@ -1348,7 +1348,7 @@ __host__ __device__ static inline exact_t input_exact(input_t x, bool unrounded)
     (void)unrounded;
     return INPUT_TO_EXACT(x);
 }
-#line 2393 "gemm.md"
+#line 2395 "gemm.md"
 __host__ __device__ constexpr double unit_roundoff(void)
 {
     /* in TYPE_PAIR's order:  F16_IN_F32_OUT F16_IN_OUT U8   I8   BF16_IN_F32  TF32_IN_F32  F64 */
@@ -1366,7 +1366,7 @@ __host__ __device__ static inline double error_bound(double abs_products, double
 {
     return 2.0 * unit_roundoff() * (rounding_steps(k) * abs_products + abs_beta_c) + unit_roundoff() * abs_result;
 }
-#line 2425 "gemm.md"
+#line 2427 "gemm.md"
 __host__ __device__ static inline long long scale_exact(long long alpha, long long sum, long long beta,
                                                         long long old)
 {
@@ -1417,7 +1417,7 @@ static void reference_cpu(const input_t *a, const input_t *b, const accum_t *c_i
                            &bound[(size_t)i * shape.n + j]);
         }
 }
-#line 2482 "gemm.md"
+#line 2484 "gemm.md"
 #define REFERENCE_TILE 32   /* the GPU reference: a block's tile of C is 32 x 32, and it stages 32 of K at a time */
 
 /* Thread (x, y) computes element (y, x) of each tile of C its block takes. The block stages 32 of K of the tile's
@@ -1452,7 +1452,7 @@ __global__ void __launch_bounds__(REFERENCE_TILE * REFERENCE_TILE)
                            &bound[(size_t)i * shape.n + j]);
     }
 }
-#line 2525 "gemm.md"
+#line 2527 "gemm.md"
 typedef struct {
     long long failures;
     double worst_error, worst_bound, worst_ratio;
@@ -1483,7 +1483,7 @@ static Verdict compare_results(const accum_t *c_out, const exact_t *expected, co
     return verdict;
 }
 /* ==== The harness ==== */
-#line 2594 "gemm.md"
+#line 2596 "gemm.md"
 enum { KERNEL_FAST, KERNEL_NAIVE, KERNEL_STEP1 };   /* then step2 .. step7 (step7 is fast), hopper, hopper1 .. 9 */
 enum { VERIFY_AUTO, VERIFY_CPU, VERIFY_GPU, VERIFY_OFF };
 enum { FORMAT_TEXT, FORMAT_KV, FORMAT_CSV };
@@ -1505,7 +1505,7 @@ typedef struct {
     const char *shapes;   /* --shapes=FILE: one M N K a line, a run each */
     int cold_l2;          /* --cold-l2: evict the L2 cache before each timed run */
 } Options;
-#line 2623 "gemm.md"
+#line 2625 "gemm.md"
 static int parse_integer(const char *text, long long low, long long high, long long *value)
 {
     char *end;
@@ -1729,7 +1729,7 @@ static void print_usage(FILE *out)
             "             4 out of memory, 5 CUDA or cuBLAS error, 6 file error\n",
             TYPE_NAME, SHAPE_NAME, TRANSPOSE_A, TRANSPOSE_B, LAST_STEP, HOPPER_STEPS, MAX_PRINT_DIMENSION);
 }
-#line 2866 "gemm.md"
+#line 2868 "gemm.md"
 #define RANDOM_STEP 0x9e3779b97f4a7c15ull   /* what each draw adds to the state */
 
 static uint64_t next_random(uint64_t *state)
@@ -1811,7 +1811,7 @@ static void fill_accum(accum_t *x, size_t count, uint64_t seed, uint64_t stream)
 {
     fill_random(x, count, seed, stream, true);
 }
-#line 2964 "gemm.md"
+#line 2966 "gemm.md"
 /* Every step of d_gemm for each tile configuration of this type pair; NULL past the last configuration, and
    for the steps before the last in a build without them (WITH_STEPS 0). */
 #define STEP_BUILT(step) (WITH_STEPS || (step) == LAST_STEP)
@@ -1913,7 +1913,7 @@ static void select_gpu(Gpu *gpu, const Options *options)
     if (shared_bytes <= (int)gpu->properties.sharedMemPerBlockOptin)
         CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
 }
-#line 3075 "gemm.md"
+#line 3077 "gemm.md"
 static void *allocate(size_t bytes, const char *what)
 {
     void *memory = malloc(bytes > 0 ? bytes : 1);
@@ -1930,7 +1930,7 @@ static void check_device_memory(double bytes_needed)
         die(EXIT_NO_MEMORY, "this run needs %.2f GiB of device memory; %.2f GiB of %.2f GiB are free",
             bytes_needed / 0x1p30, free_bytes / 0x1p30, total_bytes / 0x1p30);
 }
-#line 3107 "gemm.md"
+#line 3109 "gemm.md"
 typedef struct {
     double median_ms, min_ms;
 } Timing;
@@ -1982,7 +1982,7 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
     free(times);
     return timing;
 }
-#line 3173 "gemm.md"
+#line 3175 "gemm.md"
 typedef struct {
     Shape shape;
     int kernel;
@@ -2011,7 +2011,7 @@ static int hopper_kind(int kernel, int m, int n, int k, int sms, double bandwidt
 static TileGeometry hopper_geometry(int step);
 static void setup_hopper(Run *run);
 static void launch_hopper(const Run *run);
-#line 3207 "gemm.md"
+#line 3209 "gemm.md"
 /* A tiled operand stored as rows x ld, viewed as panels: (element of the row, row, panel), panels `panel`
    elements apart. A box is box_panels panels of box_rows rows, each row ld_shared long: past the panel it
    reads the row's next elements into the padding, up to OVER_READ bytes past the operand's end. */
@@ -2052,7 +2052,7 @@ static void make_tensor_maps(Run *run)
                     TILE_TRANSPOSE_B ? shape->k_padded : shape->n_padded, tile.b.panel, tile.b.ld, tile.b.rows,
                     tile.b.panels, CU_TENSOR_MAP_SWIZZLE_NONE);
 }
-#line 3254 "gemm.md"
+#line 3256 "gemm.md"
 /* d_gemm's operands as it reads them: int8 operands stored the other way transposed, tf32 operands rounded. */
 static void prepare_operands(const Run *run)
 {
@@ -2101,7 +2101,7 @@ static void launch_gemm(const void *context)
     }
     CHECK_LAUNCH();
 }
-#line 3315 "gemm.md"
+#line 3317 "gemm.md"
 typedef struct {
     int available;                  /* cuBLAS has no unsigned int8 GEMM */
     cudaDataType input, output;     /* of A and B, of C */
@@ -2120,7 +2120,7 @@ static const CublasTypes CUBLAS_TYPES[] = {
     {1,           CUDA_R_64F,  CUDA_R_64F, CUBLAS_COMPUTE_64F},            /* F64_IN_OUT */
 };
 #define HAS_CUBLAS (CUBLAS_TYPES[TYPE_PAIR].available)
-#line 3336 "gemm.md"
+#line 3338 "gemm.md"
 typedef struct {
     Run run;
     cublasHandle_t handle;
@@ -2140,7 +2140,7 @@ static void launch_cublas(const void *context)
                                   cublas->run.c, types.output, shape->n_padded, types.compute,
                                   CUBLAS_GEMM_DEFAULT);
 }
-#line 3367 "gemm.md"
+#line 3369 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -2167,7 +2167,7 @@ static void write_npy(const char *prefix, const char *name, const char *descr, c
         die(EXIT_IO_ERROR, "cannot write %s: %s", path, strerror(saved));
     }
 }
-#line 3400 "gemm.md"
+#line 3402 "gemm.md"
 typedef struct {
     const char *input, *accum;   /* NumPy's type strings for A and B, and for C */
     int widen;                   /* 1: NumPy has no such type; A and B are widened, exactly, to float32 */
@@ -2203,7 +2203,7 @@ static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, 
         free(widened);
     }
 }
-#line 3444 "gemm.md"
+#line 3446 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -2298,7 +2298,7 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 3546 "gemm.md"
+#line 3548 "gemm.md"
 typedef struct {
     Shape shape;
     int verify;                                          /* VERIFY_CPU, VERIFY_GPU or VERIFY_OFF */
@@ -2321,7 +2321,7 @@ static double milliseconds_since(double start)
 {
     return (seconds_now() - start) * 1e3;
 }
-#line 3574 "gemm.md"
+#line 3576 "gemm.md"
 static Shape gemm_shape(int m, int n, int k, int tile_index, int hopper)   /* hopper: Run's */
 {
     if (hopper)
@@ -2356,7 +2356,7 @@ static void plan_memory(Gemm *gemm, const Options *options, const Gpu *gpu)
                         (options->cold_l2 ? 2.0 * gpu->properties.l2CacheSize : 0.0) +
                         (gemm->verify == VERIFY_GPU ? (double)gemm->count_c * (sizeof(exact_t) + sizeof(double)) : 0.0));
 }
-#line 3614 "gemm.md"
+#line 3616 "gemm.md"
 static void make_inputs(Gemm *gemm, const Options *options)
 {
     gemm->a = (input_t *)allocate(gemm->count_a * sizeof(input_t), "A");
@@ -2371,7 +2371,7 @@ static void make_inputs(Gemm *gemm, const Options *options)
         write_npy(options->dump_prefix, "C_in", NPY_ACCUM, gemm->c_in, gemm->shape.m, gemm->shape.n, sizeof(accum_t));
     }
 }
-#line 3634 "gemm.md"
+#line 3636 "gemm.md"
 static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2416,7 +2416,7 @@ static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
     CHECK_CUDA(cudaMemcpy(run->c, gemm->c_padded, gemm->bytes_c_padded, cudaMemcpyHostToDevice));
     gemm->h2d_ms = milliseconds_since(start);
 }
-#line 3685 "gemm.md"
+#line 3687 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -2450,7 +2450,7 @@ static void compute_reference(Gemm *gemm)
         reference_gpu(run, (exact_t)run->alpha, (exact_t)run->beta, gemm->expected, gemm->bound);
     gemm->reference_ms = milliseconds_since(start);
 }
-#line 3725 "gemm.md"
+#line 3727 "gemm.md"
 static void run_once_and_check(Gemm *gemm, const Options *options)
 {
     const Shape *shape = &gemm->shape;
@@ -2467,7 +2467,7 @@ static void run_once_and_check(Gemm *gemm, const Options *options)
     if (options->dump_prefix)
         write_npy(options->dump_prefix, "C_out", NPY_ACCUM, gemm->c_out, shape->m, shape->n, sizeof(accum_t));
 }
-#line 3748 "gemm.md"
+#line 3750 "gemm.md"
 static void time_cublas(Gemm *gemm, const Options *options, const Eviction *evict);
 
 static void time_kernels(Gemm *gemm, const Options *options)
@@ -2504,7 +2504,7 @@ static void time_cublas(Gemm *gemm, const Options *options, const Eviction *evic
     CHECK_CUBLAS(cublasDestroy(cublas.handle));
     CHECK_CUDA(cudaFree(cublas.run.c));
 }
-#line 3790 "gemm.md"
+#line 3792 "gemm.md"
 #define RATE(timing, operations) ((operations) / ((timing).median_ms * 1e-3) / 1e12)
 
 /* The tile and the copy path of the kernel that ran. */
@@ -2560,7 +2560,7 @@ static void report_gemm(Report *report, const Gemm *gemm, const Options *options
     };
     report_fields(report, fields, sizeof fields / sizeof fields[0]);
 }
-#line 3852 "gemm.md"
+#line 3854 "gemm.md"
 static void print_text_report(const Report *report, const Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2612,7 +2612,7 @@ static void free_gemm(Gemm *gemm)
     for (size_t h = 0; h < sizeof host / sizeof host[0]; h++)
         free(host[h]);
 }
-#line 3908 "gemm.md"
+#line 3910 "gemm.md"
 static int run_gemm(const Options *options, const Gpu *gpu)
 {
     Gemm gemm;
@@ -2639,7 +2639,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     free_gemm(&gemm);
     return gemm.verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 3943 "gemm.md"
+#line 3945 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -2698,7 +2698,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     return 0;
 }
 /* ==== main ==== */
-#line 4011 "gemm.md"
+#line 4013 "gemm.md"
 #define MAX_SHAPES 4096
 
 /* --shapes=FILE: one "M N K" a line, blank lines and # comments skipped, each checked as the command
@@ -2748,7 +2748,7 @@ static int run_shapes(const Options *options, const Gpu *gpu, int (*shapes)[3], 
     }
     return worst;
 }
-#line 4063 "gemm.md"
+#line 4065 "gemm.md"
 static int self_test(void);   /* the appendix */
 
 int main(int argc, char **argv)

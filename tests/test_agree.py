@@ -2,7 +2,7 @@
 
 The suite's geometric means of d_gemm_hopper / cuBLAS with B transposed, one per type pair, are quoted in
 gemm.md (step 8, "What is left") and in README.md. Each quote ("0.95 for fp16", "0.95 of cuBLAS on the suite
-for fp16") must be the mean that docs/bench/suite.py computes from docs/bench/suite-h100.csv, to two places,
+for fp16") must be the mean that docs/bench/suite.py computes from the canonical run's suite CSV (docs/bench/records.py), to two places,
 so a new suite run that moves a mean fails here until every place says the new value.
 """
 
@@ -13,9 +13,10 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "docs", "bench"))
+import records  # noqa: E402  the canonical run's CSVs
 import suite  # noqa: E402
 
-SUITE_CSV = os.path.join(ROOT, "docs", "bench", "suite-h100.csv")
+SUITE_CSV = os.path.join(ROOT, records.SUITE)
 QUOTING = ("gemm.md", "README.md")
 NAMES = {"fp16": "F16_IN_F32_OUT", "bf16": "BF16_IN_F32_OUT", "tf32": "TF32_IN_F32_OUT", "int8": "I8_IN_I32_OUT"}
 # "0.95 for fp16", "0.95 of cuBLAS for fp16 (geometric mean)", "0.95 of cuBLAS on the suite for fp16"

@@ -18,10 +18,10 @@ RECORDS = ("csv", "md", "txt")
 NUMBER = re.compile(r"(?<![\d.\w])(\d+\.\d+)(?!\d|\.\d)")   # "114.6." ends a sentence: a number too
 
 DERIVED = {   # number quoted -> how it follows from recorded numbers
-    "1.49": "d_gemm_hopper / d_gemm at 8192³, F16_IN_OUT B as stored, h100.csv: 777.3 / 523.0",
-    "1.64": "d_gemm_hopper / d_gemm at 8192³, bf16 B transposed, h100.csv: 778.8 / 474.0",
-    "99.9": "d_gemm_hopper / cuBLAS at 8192³, fp16 B as stored, steps-h100.csv: 741.6 / 742.5",
-    "102.5": "d_gemm_hopper / cuBLAS at 8192³, fp16 B transposed, steps-h100.csv: 747.1 / 728.7",
+    "1.51": "d_gemm_hopper / d_gemm at 8192³, F16_IN_OUT B as stored, h200.csv: 802.0 / 532.0",
+    "1.65": "d_gemm_hopper / d_gemm at 8192³, bf16 B transposed, h200.csv and steps-h200.csv: 798.4 / 483.7",
+    "100.1": "d_gemm_hopper / cuBLAS at 8192³, fp16 B as stored, steps-h200.csv: 760.1 / 759.4",
+    "102.0": "d_gemm_hopper / cuBLAS at 8192³, F16_IN_OUT B as stored, h200.csv: 802.0 / 786.3",
 }
 
 

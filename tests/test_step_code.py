@@ -26,7 +26,8 @@ from test_build import find_nvcc  # noqa: E402
 GEMM_MD = os.path.join(ROOT, "gemm.md")
 STEP_BLOCK = re.compile(r"^```\{\.step ([^}]*)\}$")
 STEPS = {"d_gemm": 7, "d_gemm_hopper": 8}
-CSV = {"d_gemm": ("steps-h100.csv", "step%d", "naive"), "d_gemm_hopper": ("steps-h100.csv", "hopper%d", "step7")}
+STEPS_CSV = os.path.basename(step_code.records.STEPS)   # the canonical run's make steps
+CSV = {"d_gemm": (STEPS_CSV, "step%d", "naive"), "d_gemm_hopper": (STEPS_CSV, "hopper%d", "step7")}
 
 
 def step_blocks(path=GEMM_MD):
@@ -69,7 +70,7 @@ def entry_ptx(ptx, name):
     return re.sub(r"\$L__BB\d+_", "$L__BB_", body.replace(match.group(1)[2:], "KERNEL"))
 
 
-def csv_rate(kernel_name, name="steps-h100.csv"):
+def csv_rate(kernel_name, name=STEPS_CSV):
     path = os.path.join(ROOT, "docs", "bench", name)
     with open(path, encoding="utf-8") as handle:
         for row in csv.DictReader(line for line in handle if not line.startswith("#")):

@@ -250,6 +250,19 @@ class HopperTable(unittest.TestCase):
         self.assertIn("| cuBLAS |  | 722.0 / — |", lines[12])
         self.assertTrue(lines[13].startswith("| ceiling |  | 824.4 |"), lines[13])
 
+    def test_the_gain_is_the_rates_not_a_rounded_percentage(self):
+        """A step's gain comes from the two rates, as its section's "3.05× step 1's" does: 63.248 / 20.705 is
+        +205.5%, +205%, where the CSV's pct_of_previous_step, 305.5 to one place, would round to +206%."""
+        sys.path.insert(0, os.path.dirname(SCRIPT))
+        import steps
+        row = lambda kernel, rate, previous: {"type": "F16_IN_F32_OUT", "mnk": "16x16x16", "transpose_b": "0",
+                                             "m": "8192", "n": "8192", "k": "8192", "kernel": kernel, "rate": rate,
+                                             "result": "pass", "pct_of_previous_step": previous}
+        lines = steps.table_lines([row("step1", "20.705", ""), row("step2", "63.248", "305.5")])
+        step2 = [line for line in lines if line.startswith("| 2 |")][0]
+        self.assertTrue(step2.endswith("| +205% |"), step2)
+        self.assertEqual(steps.gain_text("305.5"), "+206%")   # what the column said before
+
     def test_previous_kernel(self):
         sys.path.insert(0, os.path.dirname(SCRIPT))
         import steps

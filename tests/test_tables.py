@@ -10,8 +10,8 @@ marker that names the command printing it and an end marker:
 
 What is checked
 ---------------
-* Each table is its command's output, and every command reads the same two records: make bench's
-  docs/bench/h100.csv and make steps' docs/bench/steps-h100.csv, measured in one session on one GPU.
+* Each table is its command's output, and every command reads the same two records:
+  the canonical run's make bench and make steps CSVs (docs/bench/records.py), one session on one GPU.
 * The tables agree: d_gemm, d_gemm_hopper, cuBLAS, the naive kernel and both ceilings appear in several
   tables (the steps table's step 7 is d_gemm at 8192³, the Hopper steps table's step 8 is d_gemm_hopper);
   wherever one is quoted, it is quoted with one value (to the places the coarser quote keeps).
@@ -31,9 +31,10 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "docs", "bench"))
 import bench  # noqa: E402
+import records  # noqa: E402  the canonical run's CSVs
 
 MARKER = re.compile(r"^<!-- ([a-z ]+) table: python3 (docs/bench/\w+\.py) (.*) -->$")
-RECORDS = {"docs/bench/h100.csv", "docs/bench/steps-h100.csv"}
+RECORDS = {records.BENCH, records.STEPS}
 TABLES = {"tiers", "dgemm", "steps", "hopper steps", "hopper"}
 STEPS_COLUMNS = (("F16_IN_F32_OUT", ("0", "1")), ("BF16_IN_F32_OUT", ("0",)), ("TF32_IN_F32_OUT", ("0",)),
                  ("I8_IN_I32_OUT", ("0",)), ("F64_IN_OUT", ("0",)))
@@ -105,7 +106,9 @@ def quantities(lines):
 
 
 def disagreements(found):
-    """Quantities quoted with two values: each pair compared at the places the coarser quote keeps."""
+    """Quantities quoted with two values: each pair compared at the places the coarser quote keeps. Both are
+    roundings of one rate, so they agree when they differ by at most half a unit of each (933.5 and 933 are
+    both 933.46; 897.7 and 897 cannot be one rate)."""
     by_quantity = {}
     for key, text, table in found:
         by_quantity.setdefault(key, []).append((text, table))
@@ -113,8 +116,8 @@ def disagreements(found):
     for key, quotes in sorted(by_quantity.items()):
         for text, table in quotes[1:]:
             first, first_table = quotes[0]
-            places = min(len((t.split(".") + [""])[1]) for t in (text, first))
-            if round(float(text), places) != round(float(first), places):
+            places = [len((t.split(".") + [""])[1]) for t in (text, first)]
+            if abs(float(text) - float(first)) > 0.5 * 10.0 ** -places[0] + 0.5 * 10.0 ** -places[1] + 1e-9:
                 out.append("%s: %s in the %s table, %s in the %s table" % (key, first, first_table, text, table))
     return out
 
@@ -138,12 +141,24 @@ class PageTables(unittest.TestCase):
             self.assertEqual(body, [l for l in result.stdout.split("\n") if l.strip()],
                              "the %s table differs from `python3 %s %s`" % (name, script, " ".join(arguments)))
 
+    def test_every_plot_is_drawn_from_the_records(self):
+        """A figure of rates on the page is the SVG beside one of the canonical CSVs (plot.py, steps.py --plot)."""
+        plots = re.findall(r"\]\((docs/bench/[\w.-]+)\.svg\)", "\n".join(read_page()))
+        self.assertGreaterEqual(len(plots), 2, "the page's plots were not found")
+        for plot in plots:
+            self.assertIn(plot + ".csv", (records.BENCH, records.STEPS, records.SUITE),
+                          "%s.svg is not drawn from the canonical run's records" % plot)
+
     def test_the_records_are_one_session(self):
-        rows = bench.read_rows(os.path.join(ROOT, "docs/bench/h100.csv")) + \
-            bench.read_rows(os.path.join(ROOT, "docs/bench/steps-h100.csv"))
+        rows = bench.read_rows(os.path.join(ROOT, records.BENCH)) + \
+            bench.read_rows(os.path.join(ROOT, records.STEPS))
         for field in ("gpu", "driver", "cuda"):
             self.assertEqual(len({r[field] for r in rows}), 1, "%s differs between the records" % field)
         self.assertEqual(len({r["date"][:10] for r in rows}), 1, "the records are from more than one day")
+        suite_rows = bench.read_rows(os.path.join(ROOT, records.SUITE))   # make suite, run with them
+        for field in ("gpu", "driver"):
+            self.assertEqual({r[field] for r in suite_rows}, {rows[0][field]}, "the suite's %s is another" % field)
+        self.assertEqual({r["date"][:10] for r in suite_rows}, {rows[0]["date"][:10]}, "the suite ran another day")
 
     def test_one_value_per_quantity(self):
         found = quantities(read_page())
@@ -177,10 +192,10 @@ def prose_quotes(bench_csv, steps_csv):
         "(int8: %.1f× `d_gemm`)" % (steps[("I8_IN_I32_OUT", "hopper1")] / steps[("I8_IN_I32_OUT", "step7")]),
         "fp16's largest step (+%.0f%%; tf32 +%.0f%%)" % tuple(
             100.0 * steps[(t, "hopper3")] / steps[(t, "hopper2")] - 100.0 for t in ("F16_IN_F32_OUT", "TF32_IN_F32_OUT")),
-        "On the H100 it is %s TFLOP/s for the 16-bit types, two thirds of the datasheet's 989; %s for tf32, %s TOP/s "
-        "for the 8-bit types, %s for f64." % (wmma["16"], wmma["tf32"], wmma["8"], wmma["f64"]),
-        "On the H100 it is %s TFLOP/s for the 16-bit types, %s for tf32 and %s TOP/s for the 8-bit ones, against "
-        "%s, %s and %s for WMMA" % (hopper["16"], hopper["tf32"], hopper["8"], wmma["16"], wmma["tf32"], wmma["8"]),
+        "On the %s it is %s TFLOP/s for the 16-bit types, two thirds of the datasheet's 989; %s for tf32, %s TOP/s "
+        "for the 8-bit types, %s for f64." % (records.GPU, wmma["16"], wmma["tf32"], wmma["8"], wmma["f64"]),
+        "On the %s it is %s TFLOP/s for the 16-bit types, %s for tf32 and %s TOP/s for the 8-bit ones, against "
+        "%s, %s and %s for WMMA" % (records.GPU, hopper["16"], hopper["tf32"], hopper["8"], wmma["16"], wmma["tf32"], wmma["8"]),
         "from registers instead: %s TFLOP/s, twice WMMA's %s" % (hopper["f64"], wmma["f64"]),
         "At 8192³ the 16-bit types reach %s%% of cuBLAS, %s times `d_gemm`; tf32 %s%%; int8 with B transposed is "
         "%.0f%% ahead, and with B as stored cuBLAS falls to %.0f TOP/s." % (
@@ -205,15 +220,15 @@ class ProseRanges(unittest.TestCase):
 
     def test_each_range_is_the_tables(self):
         text = re.sub(r"\s+", " ", "\n".join(read_page()))
-        for quote in prose_quotes(os.path.join(ROOT, "docs/bench/h100.csv"),
-                                  os.path.join(ROOT, "docs/bench/steps-h100.csv")):
+        for quote in prose_quotes(os.path.join(ROOT, records.BENCH),
+                                  os.path.join(ROOT, records.STEPS)):
             self.assertTrue(quote in text, "the prose does not say, as the records do: %s" % quote)
 
     def test_the_check_can_fail(self):
         text = re.sub(r"\s+", " ", "\n".join(read_page())).replace("TFLOP/s for the 16-bit types, two thirds",
                                                                   "TFLOP/s for the 16-bits types, two thirds")
-        quotes = prose_quotes(os.path.join(ROOT, "docs/bench/h100.csv"), os.path.join(ROOT, "docs/bench/steps-h100.csv"))
-        ceiling = [q for q in quotes if q.startswith("On the H100 it is")][0]
+        quotes = prose_quotes(os.path.join(ROOT, records.BENCH), os.path.join(ROOT, records.STEPS))
+        ceiling = [q for q in quotes if q.startswith("On the %s it is" % records.GPU)][0]
         self.assertFalse(ceiling in text, "a changed sentence still matched")
 
 

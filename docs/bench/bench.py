@@ -204,7 +204,7 @@ def dgemm_table(path, steps_path=None):
     found = canonical(path, steps_path)
     lines = []
     for caption, type_pairs in DGEMM_GROUPS:
-        lines += [caption, "", "| type pair | B | naive | `d_gemm` | % of ceiling | cuBLAS | % of cuBLAS | ceiling |",
+        lines += [caption, "", "| type pair | B | naive (4096³) | `d_gemm` | % of ceiling | cuBLAS | % of cuBLAS | ceiling |",
                   "|---|---|---:|---:|---:|---:|---:|---:|"]
         for type_pair in type_pairs:
             for tb in ("0", "1"):
@@ -234,7 +234,8 @@ def tiers_table(path, steps_path=None):
     fast = [r for r in read_rows(path) if r["kernel"] == "fast" and r["m"] == str(DGEMM_SIZE)]
     variants = {(r["type"], r["transpose_b"], r["variant"]): r for r in fast if r.get("variant")}
     bench_full = {(r["type"], r["transpose_b"]): r for r in fast if not r.get("variant")}
-    lines = ["| type pair | H100 | %s |" % " | ".join(name for name, _ in TIER_COLUMNS),
+    gpu = (fast[0]["gpu"].replace("_", " ").replace("NVIDIA ", "").split() or ["full"])[0] if fast else "full"
+    lines = ["| type pair | %s | %s |" % (gpu, " | ".join(name for name, _ in TIER_COLUMNS)),   # the full tile
              "|---|---|" + "---|" * len(TIER_COLUMNS)]
     for label, type_pair in TIER_ROWS:
         cells = [" / ".join(one_decimal(value(quantity(found, type_pair, tb, DGEMM_SIZE, "fast"))) for tb in "01")]

@@ -16,7 +16,7 @@ prefers-color-scheme rule inside the SVG changes, as the page's own colours do
 (docs/style.css); steps.py uses it too.
 
 Usage: python3 docs/bench/plot.py [CSV] [-o SVG]
-       (defaults: docs/bench/h100.csv, or the only CSV there; SVG beside it)
+       (defaults: the canonical run's CSV, docs/bench/records.py; SVG beside it)
 Reads the CSV with the csv module; needs matplotlib (Agg backend).
 """
 
@@ -30,6 +30,8 @@ import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import records  # noqa: E402  the canonical run's CSVs
 TYPE_PAIRS = ("F16_IN_F32_OUT", "F16_IN_OUT", "BF16_IN_F32_OUT", "TF32_IN_F32_OUT", "F64_IN_OUT",
               "I8_IN_I32_OUT", "U8_IN_I32_OUT")
 KERNEL_STYLE = {  # label, colour
@@ -250,7 +252,7 @@ def plot(csv_path, svg_path):
 
 
 def default_csv():
-    preferred = os.path.join(HERE, "h100.csv")
+    preferred = os.path.join(os.path.dirname(os.path.dirname(HERE)), records.BENCH)
     if os.path.exists(preferred):
         return preferred
     found = sorted(glob.glob(os.path.join(HERE, "*.csv")))
@@ -259,7 +261,7 @@ def default_csv():
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description="Plot docs/bench/<gpu>.csv as an SVG.")
-    parser.add_argument("csv", nargs="?", default=None, help="benchmark CSV (default docs/bench/h100.csv)")
+    parser.add_argument("csv", nargs="?", default=None, help="benchmark CSV (default: the canonical run's, %s)" % records.BENCH)
     parser.add_argument("-o", "--output", default=None, help="SVG to write (default: the CSV's name with .svg)")
     args = parser.parse_args(argv)
     csv_path = args.csv or default_csv()

@@ -218,7 +218,12 @@ def table_lines(rows, size=TABLE_SIZE, table_rows=TABLE_ROWS, texts=STEP_TEXT, s
         gain = ""
         if kernel.startswith(steps) and step_of(kernel) != "":
             row = found.get((GAIN_CONFIG[0], str(GAIN_CONFIG[1]), kernel))
-            gain = gain_text(row.get("pct_of_previous_step") if usable_rate(row) is not None else None)
+            before = found.get((GAIN_CONFIG[0], str(GAIN_CONFIG[1]), previous_kernel(kernel)))
+            rate, before_rate = usable_rate(row), usable_rate(before)
+            if rate is not None and before_rate:   # from the rates, as each step's "3.05× step 1's" is
+                gain = gain_text("%r" % (100.0 * rate / before_rate))
+            else:
+                gain = gain_text(row.get("pct_of_previous_step") if rate is not None else None)
         cells.append(gain)
         lines.append("| " + " | ".join(cells) + " |")
     return lines
