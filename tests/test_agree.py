@@ -2,8 +2,9 @@
 
 The suite's geometric means of d_gemm_hopper / cuBLAS with B transposed, one per type pair, are quoted in
 gemm.md (step 8, "What is left") and in README.md. Each quote ("0.95 for fp16", "0.95 of cuBLAS on the suite
-for fp16") must be the mean that docs/bench/suite.py computes from the canonical run's suite CSV (docs/bench/records.py), to two places,
-so a new suite run that moves a mean fails here until every place says the new value.
+for fp16") must be the mean that docs/bench/suite.py computes from the canonical run's suite CSV
+(docs/bench/records.py), to two places, so a new suite run that moves a mean fails here until every place says
+the new value.
 """
 
 import os

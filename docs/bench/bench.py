@@ -234,8 +234,8 @@ def tiers_table(path, steps_path=None):
     fast = [r for r in read_rows(path) if r["kernel"] == "fast" and r["m"] == str(DGEMM_SIZE)]
     variants = {(r["type"], r["transpose_b"], r["variant"]): r for r in fast if r.get("variant")}
     bench_full = {(r["type"], r["transpose_b"]): r for r in fast if not r.get("variant")}
-    gpu = (fast[0]["gpu"].replace("_", " ").replace("NVIDIA ", "").split() or ["full"])[0] if fast else "full"
-    lines = ["| type pair | %s | %s |" % (gpu, " | ".join(name for name, _ in TIER_COLUMNS)),   # the full tile
+    gpu = gpu_slug(fast[0]["gpu"]).upper() if fast else "full"   # the full tile's column: the GPU measured, H200
+    lines = ["| type pair | %s | %s |" % (gpu, " | ".join(name for name, _ in TIER_COLUMNS)),
              "|---|---|" + "---|" * len(TIER_COLUMNS)]
     for label, type_pair in TIER_ROWS:
         cells = [" / ".join(one_decimal(value(quantity(found, type_pair, tb, DGEMM_SIZE, "fast"))) for tb in "01")]

@@ -261,7 +261,8 @@ def default_csv():
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description="Plot docs/bench/<gpu>.csv as an SVG.")
-    parser.add_argument("csv", nargs="?", default=None, help="benchmark CSV (default: the canonical run's, %s)" % records.BENCH)
+    parser.add_argument("csv", nargs="?", default=None,
+                        help="benchmark CSV (default: the canonical run's, %s)" % records.BENCH)
     parser.add_argument("-o", "--output", default=None, help="SVG to write (default: the CSV's name with .svg)")
     args = parser.parse_args(argv)
     csv_path = args.csv or default_csv()

@@ -194,7 +194,7 @@ def rate_cell(found, type_pair, layouts, kernel, best=None):
 
 
 def gain_text(pct_of_previous):
-    """'123.4' (percent of the step before) -> '+23%'; '96.0' -> '−4%' (Unicode minus)."""
+    """'123.4' or 123.4 (percent of the step before) -> '+23%'; '96.0' -> '−4%' (Unicode minus)."""
     value = to_float(pct_of_previous)
     if value is None:
         return MISSING
@@ -221,7 +221,7 @@ def table_lines(rows, size=TABLE_SIZE, table_rows=TABLE_ROWS, texts=STEP_TEXT, s
             before = found.get((GAIN_CONFIG[0], str(GAIN_CONFIG[1]), previous_kernel(kernel)))
             rate, before_rate = usable_rate(row), usable_rate(before)
             if rate is not None and before_rate:   # from the rates, as each step's "3.05× step 1's" is
-                gain = gain_text("%r" % (100.0 * rate / before_rate))
+                gain = gain_text(100.0 * rate / before_rate)
             else:
                 gain = gain_text(row.get("pct_of_previous_step") if rate is not None else None)
         cells.append(gain)
