@@ -3372,7 +3372,7 @@ __device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HO
     settle_accumulators<STEP>(d);
 }
 #line 5196 "gemm.md"
-/* The H100 SXM's dense tensor rates, TFLOP/s (TOP/s), in TYPE_PAIR's order (NVIDIA H100 datasheet). */
+/* The H100 and H200 SXM's dense tensor rates, TFLOP/s (TOP/s), in TYPE_PAIR's order (NVIDIA datasheets). */
 static const double HOPPER_RATED[] = {989, 989, 1979, 1979, 989, 494, 67};
 #define HOPPER_SPLIT_SECONDS 15e-6   /* what a split adds: two launches and the slots' traffic (fitted on an H200) */
 

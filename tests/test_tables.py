@@ -232,6 +232,19 @@ class ProseRanges(unittest.TestCase):
         self.assertFalse(ceiling in text, "a changed sentence still matched")
 
 
+class Rewrite(unittest.TestCase):
+    """docs/bench/tables.py, which writes every marked table from its command (after a new canonical run)."""
+
+    def test_it_restores_a_changed_cell_and_leaves_the_page_alone(self):
+        import tables
+        lines = read_page()
+        self.assertEqual(tables.rewritten(lines), (lines, []), "the page is not what tables.py writes")
+        row = next(i for i, l in enumerate(lines) if l.startswith("| F16_IN_F32_OUT | as stored | 8192³ |"))
+        stale = list(lines)
+        stale[row] = stale[row].replace(" | as stored | 8192³ | ", " | as stored | 8192³ | 1", 1)
+        self.assertEqual(tables.rewritten(stale), (lines, ["hopper"]))
+
+
 class TheCheckCanFail(unittest.TestCase):
     def test_a_changed_cell_disagrees(self):
         lines = read_page()
