@@ -1913,7 +1913,7 @@ static void select_gpu(Gpu *gpu, const Options *options)
     if (shared_bytes <= (int)gpu->properties.sharedMemPerBlockOptin)
         CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
 }
-#line 3077 "gemm.md"
+#line 3076 "gemm.md"
 static void *allocate(size_t bytes, const char *what)
 {
     void *memory = malloc(bytes > 0 ? bytes : 1);
@@ -1930,7 +1930,7 @@ static void check_device_memory(double bytes_needed)
         die(EXIT_NO_MEMORY, "this run needs %.2f GiB of device memory; %.2f GiB of %.2f GiB are free",
             bytes_needed / 0x1p30, free_bytes / 0x1p30, total_bytes / 0x1p30);
 }
-#line 3109 "gemm.md"
+#line 3108 "gemm.md"
 typedef struct {
     double median_ms, min_ms;
 } Timing;
@@ -1982,7 +1982,7 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
     free(times);
     return timing;
 }
-#line 3175 "gemm.md"
+#line 3174 "gemm.md"
 typedef struct {
     Shape shape;
     int kernel;
@@ -2011,7 +2011,7 @@ static int hopper_kind(int kernel, int m, int n, int k, int sms, double bandwidt
 static TileGeometry hopper_geometry(int step);
 static void setup_hopper(Run *run);
 static void launch_hopper(const Run *run);
-#line 3209 "gemm.md"
+#line 3208 "gemm.md"
 /* A tiled operand stored as rows x ld, viewed as panels: (element of the row, row, panel), panels `panel`
    elements apart. A box is box_panels panels of box_rows rows, each row ld_shared long: past the panel it
    reads the row's next elements into the padding, up to OVER_READ bytes past the operand's end. */
@@ -2052,7 +2052,7 @@ static void make_tensor_maps(Run *run)
                     TILE_TRANSPOSE_B ? shape->k_padded : shape->n_padded, tile.b.panel, tile.b.ld, tile.b.rows,
                     tile.b.panels, CU_TENSOR_MAP_SWIZZLE_NONE);
 }
-#line 3256 "gemm.md"
+#line 3255 "gemm.md"
 /* d_gemm's operands as it reads them: int8 operands stored the other way transposed, tf32 operands rounded. */
 static void prepare_operands(const Run *run)
 {
@@ -2101,7 +2101,7 @@ static void launch_gemm(const void *context)
     }
     CHECK_LAUNCH();
 }
-#line 3317 "gemm.md"
+#line 3316 "gemm.md"
 typedef struct {
     int available;                  /* cuBLAS has no unsigned int8 GEMM */
     cudaDataType input, output;     /* of A and B, of C */
@@ -2120,7 +2120,7 @@ static const CublasTypes CUBLAS_TYPES[] = {
     {1,           CUDA_R_64F,  CUDA_R_64F, CUBLAS_COMPUTE_64F},            /* F64_IN_OUT */
 };
 #define HAS_CUBLAS (CUBLAS_TYPES[TYPE_PAIR].available)
-#line 3338 "gemm.md"
+#line 3337 "gemm.md"
 typedef struct {
     Run run;
     cublasHandle_t handle;
@@ -2140,7 +2140,7 @@ static void launch_cublas(const void *context)
                                   cublas->run.c, types.output, shape->n_padded, types.compute,
                                   CUBLAS_GEMM_DEFAULT);
 }
-#line 3369 "gemm.md"
+#line 3368 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -2167,7 +2167,7 @@ static void write_npy(const char *prefix, const char *name, const char *descr, c
         die(EXIT_IO_ERROR, "cannot write %s: %s", path, strerror(saved));
     }
 }
-#line 3402 "gemm.md"
+#line 3401 "gemm.md"
 typedef struct {
     const char *input, *accum;   /* NumPy's type strings for A and B, and for C */
     int widen;                   /* 1: NumPy has no such type; A and B are widened, exactly, to float32 */
@@ -2203,7 +2203,7 @@ static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, 
         free(widened);
     }
 }
-#line 3446 "gemm.md"
+#line 3445 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -2298,7 +2298,7 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 3548 "gemm.md"
+#line 3547 "gemm.md"
 typedef struct {
     Shape shape;
     int verify;                                          /* VERIFY_CPU, VERIFY_GPU or VERIFY_OFF */
@@ -2321,7 +2321,7 @@ static double milliseconds_since(double start)
 {
     return (seconds_now() - start) * 1e3;
 }
-#line 3576 "gemm.md"
+#line 3575 "gemm.md"
 static Shape gemm_shape(int m, int n, int k, int tile_index, int hopper)   /* hopper: Run's */
 {
     if (hopper)
@@ -2356,7 +2356,7 @@ static void plan_memory(Gemm *gemm, const Options *options, const Gpu *gpu)
                         (options->cold_l2 ? 2.0 * gpu->properties.l2CacheSize : 0.0) +
                         (gemm->verify == VERIFY_GPU ? (double)gemm->count_c * (sizeof(exact_t) + sizeof(double)) : 0.0));
 }
-#line 3616 "gemm.md"
+#line 3615 "gemm.md"
 static void make_inputs(Gemm *gemm, const Options *options)
 {
     gemm->a = (input_t *)allocate(gemm->count_a * sizeof(input_t), "A");
@@ -2371,7 +2371,7 @@ static void make_inputs(Gemm *gemm, const Options *options)
         write_npy(options->dump_prefix, "C_in", NPY_ACCUM, gemm->c_in, gemm->shape.m, gemm->shape.n, sizeof(accum_t));
     }
 }
-#line 3636 "gemm.md"
+#line 3635 "gemm.md"
 static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2416,7 +2416,7 @@ static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
     CHECK_CUDA(cudaMemcpy(run->c, gemm->c_padded, gemm->bytes_c_padded, cudaMemcpyHostToDevice));
     gemm->h2d_ms = milliseconds_since(start);
 }
-#line 3687 "gemm.md"
+#line 3686 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -2450,7 +2450,7 @@ static void compute_reference(Gemm *gemm)
         reference_gpu(run, (exact_t)run->alpha, (exact_t)run->beta, gemm->expected, gemm->bound);
     gemm->reference_ms = milliseconds_since(start);
 }
-#line 3727 "gemm.md"
+#line 3726 "gemm.md"
 static void run_once_and_check(Gemm *gemm, const Options *options)
 {
     const Shape *shape = &gemm->shape;
@@ -2467,7 +2467,7 @@ static void run_once_and_check(Gemm *gemm, const Options *options)
     if (options->dump_prefix)
         write_npy(options->dump_prefix, "C_out", NPY_ACCUM, gemm->c_out, shape->m, shape->n, sizeof(accum_t));
 }
-#line 3750 "gemm.md"
+#line 3749 "gemm.md"
 static void time_cublas(Gemm *gemm, const Options *options, const Eviction *evict);
 
 static void time_kernels(Gemm *gemm, const Options *options)
@@ -2504,7 +2504,7 @@ static void time_cublas(Gemm *gemm, const Options *options, const Eviction *evic
     CHECK_CUBLAS(cublasDestroy(cublas.handle));
     CHECK_CUDA(cudaFree(cublas.run.c));
 }
-#line 3792 "gemm.md"
+#line 3791 "gemm.md"
 #define RATE(timing, operations) ((operations) / ((timing).median_ms * 1e-3) / 1e12)
 
 /* The tile and the copy path of the kernel that ran. */
@@ -2560,7 +2560,7 @@ static void report_gemm(Report *report, const Gemm *gemm, const Options *options
     };
     report_fields(report, fields, sizeof fields / sizeof fields[0]);
 }
-#line 3854 "gemm.md"
+#line 3853 "gemm.md"
 static void print_text_report(const Report *report, const Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2612,7 +2612,7 @@ static void free_gemm(Gemm *gemm)
     for (size_t h = 0; h < sizeof host / sizeof host[0]; h++)
         free(host[h]);
 }
-#line 3910 "gemm.md"
+#line 3908 "gemm.md"
 static int run_gemm(const Options *options, const Gpu *gpu)
 {
     Gemm gemm;
@@ -2639,7 +2639,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     free_gemm(&gemm);
     return gemm.verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 3945 "gemm.md"
+#line 3943 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -2698,7 +2698,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     return 0;
 }
 /* ==== main ==== */
-#line 4013 "gemm.md"
+#line 4011 "gemm.md"
 #define MAX_SHAPES 4096
 
 /* --shapes=FILE: one "M N K" a line, blank lines and # comments skipped, each checked as the command
@@ -2748,7 +2748,7 @@ static int run_shapes(const Options *options, const Gpu *gpu, int (*shapes)[3], 
     }
     return worst;
 }
-#line 4065 "gemm.md"
+#line 4063 "gemm.md"
 static int self_test(void);   /* the appendix */
 
 int main(int argc, char **argv)
@@ -2774,7 +2774,7 @@ int main(int argc, char **argv)
     return options.shapes ? run_shapes(&options, &gpu, shapes, count) : run_gemm(&options, &gpu);
 }
 /* ==== Past WMMA: Hopper's warpgroup MMA ==== */
-#line 4344 "gemm.md"
+#line 4342 "gemm.md"
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define HOPPER_BUILT 1   /* this compilation is for sm_90a: wgmma and setmaxnreg exist */
 #else
@@ -2796,7 +2796,7 @@ __device__ static inline unsigned long long operand_descriptor(const void *start
            (unsigned long long)(leading >> 4 & 0x3FFF) << 16 |
            (unsigned long long)(stride >> 4 & 0x3FFF) << 32 | 1ull << 62;
 }
-#line 4368 "gemm.md"
+#line 4366 "gemm.md"
 /* The A and B below are roles: the kernel's A (64 rows per wgmma) and B (read by descriptor). tf32 with B as
    stored swaps them (tf32: B as stored, below): C^T = B^T A^T, B in A's role and the tile stored transposed. */
 #define HOPPER_SWAP (TYPE_PAIR == PAIR_TF32_IN_F32_OUT && !TRANSPOSE_B)
@@ -2807,7 +2807,7 @@ __device__ static inline unsigned long long operand_descriptor(const void *start
 #define HOPPER_B_MN (HOPPER_B_STORED_MN && HOPPER_MN_OK)                      /* B's role read as stored */
 #define HOPPER_TRANSPOSE_A (HOPPER_A_STORED_MN && !HOPPER_A_MN)   /* A's role transposed to K-major first */
 #define HOPPER_TRANSPOSE_B (HOPPER_B_STORED_MN && !HOPPER_B_MN)   /* B's role transposed to K-major first */
-#line 4395 "gemm.md"
+#line 4393 "gemm.md"
 enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper9 (hopper9 is --kernel=hopper's step) */
     HOPPER_ALONE = 1,          /* wgmma on swizzled slabs; one warpgroup copies and multiplies */
     HOPPER_PRODUCER,           /* a producer warpgroup copies, one consumer warpgroup multiplies */
@@ -2837,7 +2837,7 @@ enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper9 (hopper9 is 
      : (step) > HOPPER_NARROW  ? (bool)HOPPER_WGMMA                             \
                                : WITH_STEPS || (step) == HOPPER_LAST)
 #define HOPPER_BUILT_KIND(step) (HOPPER_STEP_BUILT(step) ? (step) : HOPPER_LAST)
-#line 4429 "gemm.md"
+#line 4427 "gemm.md"
 typedef struct {
     int block_m, block_n, block_k;   /* the block tile; block_k is one 128-byte row of K */
     int consumers;                   /* warpgroups that multiply, block_m / consumers rows each */
@@ -2855,7 +2855,7 @@ typedef struct {
     int a_bytes, b_bytes;            /* one slab of each */
     int shared_bytes;                /* the stages, the barriers, 1 KiB to align the first slab */
 } HopperTile;
-#line 4451 "gemm.md"
+#line 4449 "gemm.md"
 #define HOPPER_SHARED (227 * 1024)   /* shared memory a block of a 9.0 GPU may have */
 /* Stages that fit beside the 1 KiB of alignment: a stage is its two slabs and its two 8-byte barriers. */
 #define HOPPER_STAGES_FIT(stage_bytes) ((HOPPER_SHARED - 1024) / ((stage_bytes) + 16))
@@ -2892,7 +2892,7 @@ __host__ __device__ constexpr HopperTile hopper_tile(int step = HOPPER_LAST)
     tile.shared_bytes = 1024 + tile.stages * (tile.a_bytes + tile.b_bytes) + 2 * tile.stages * 8;
     return tile;
 }
-#line 4493 "gemm.md"
+#line 4491 "gemm.md"
 __device__ static inline unsigned long long slab_descriptor(const unsigned char *slab, bool mn_major, int first,
                                                             int k_step)
 {
@@ -2904,7 +2904,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
     return operand_descriptor(slab + first * HOPPER_ROW + k_step * HOPPER_K * (int)sizeof(input_t), 16,
                               8 * HOPPER_ROW);
 }
-#line 4528 "gemm.md"
+#line 4526 "gemm.md"
 #define WGMMA_L16 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15"
 #define WGMMA_L32 WGMMA_L16 ", %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
 #define WGMMA_L48 WGMMA_L32 ", %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47"
@@ -2922,7 +2922,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
 #define WGMMA_D96(c, d, i) WGMMA_D64(c, d, i), WGMMA_D32(c, d, i + 64)
 #define WGMMA_D128(c, d, i) WGMMA_D64(c, d, i), WGMMA_D64(c, d, i + 64)
 #define WGMMA_SCALE_D(index) "{\n .reg .pred p;\n setp.ne.b32 p, %" #index ", 0;\n wgmma.mma_async.sync.aligned."
-#line 4550 "gemm.md"
+#line 4548 "gemm.md"
 #if TYPE_PAIR == PAIR_F16_IN_OUT
 #define WGMMA_TYPES "k16.f16.f16.f16"
 #elif TYPE_PAIR == PAIR_F16_IN_F32_OUT
@@ -2956,7 +2956,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
      { .reg .pred p; setp.ne.b32 p, %130, 0;
        wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {%0, ..., %127}, %128, %129, p, 1, 1, %131, %132; }
    %0 to %127 the accumulators, %128 and %129 A's and B's descriptors, %130 scale-d, %131 and %132 tA and tB. */
-#line 4589 "gemm.md"
+#line 4587 "gemm.md"
 
 #if TYPE_PAIR == PAIR_F16_IN_OUT
 typedef unsigned wgmma_acc_t;   /* two halves per register: n / 4 registers */
@@ -3003,7 +3003,7 @@ __device__ static inline void wgmma(wgmma_acc_t (&d)[WGMMA_REGS * N / 256], unsi
         WGMMA_64(d, a, b, scale);
 }
 #endif
-#line 4645 "gemm.md"
+#line 4643 "gemm.md"
 #if HOPPER_BUILT
 #define HOPPER_ASM(text) asm volatile(text ::: "memory")
 #else
@@ -3030,7 +3030,7 @@ __device__ static inline void settle(float &r) { asm volatile("" : "+f"(r)::"mem
 __device__ static inline void settle(unsigned &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(int &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(double &r) { asm volatile("" : "+d"(r)::"memory"); }
-#line 4687 "gemm.md"
+#line 4685 "gemm.md"
 /* Requests the slab k_tile of an operand from row (along M or N) mn0 on, into `slab`. */
 __device__ static inline void copy_operand(void *slab, const CUtensorMap *map, bool mn_major, int mn0, int k_tile,
                                            unsigned long long *full, unsigned short mask)
@@ -3055,7 +3055,7 @@ __device__ static inline void hopper_position(int index, int rank, const Shape *
     *m0 = row * tile.cluster_m + (tile.share_a ? 0 : rank * tile.block_m);
     *n0 = col * tile.cluster_n + (tile.share_a ? rank * tile.block_n : 0);
 }
-#line 4717 "gemm.md"
+#line 4715 "gemm.md"
 /* A block's work (from step 5, its cluster's), one piece at a time: slabs k_begin .. k_end - 1 of tile number
    `tile`. A piece is a whole tile, except in step 7's launch for the last round ("The last round"). */
 typedef struct {
@@ -3096,7 +3096,7 @@ __device__ static inline void request_stage(unsigned char *slabs, int s, unsigne
     else
         copy_operand(b_slab, b_map, HOPPER_B_MN, n0, k_tile, &full[s], 0);
 }
-#line 4762 "gemm.md"
+#line 4760 "gemm.md"
 /* Accumulator sets per consumer thread: one per 64-row wgmma (f64: one per 16-row mma.sync of a warp's 32 rows). */
 #define HOPPER_SUBTILES(step) (HOPPER_WGMMA ? hopper_tile(step).block_m / hopper_tile(step).consumers / 64 : 2)
 
@@ -3142,7 +3142,7 @@ __device__ static inline void copy_and_consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(
     }
     settle_accumulators<STEP>(d);
 }
-#line 4813 "gemm.md"
+#line 4811 "gemm.md"
 #if HOPPER_WGMMA && !HOPPER_A_REGS
 template <int STEP>
 __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HOPPER_REGS(STEP)],
@@ -3161,7 +3161,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 4847 "gemm.md"
+#line 4845 "gemm.md"
 typedef struct __align__(2 * sizeof(accum_t)) {
     accum_t value[2];
 } AccumPair;
@@ -3222,7 +3222,7 @@ __device__ static inline void store_hopper(const wgmma_acc_t (&d)[HOPPER_REGS(ST
             *destination = result;
         }
 }
-#line 4916 "gemm.md"
+#line 4914 "gemm.md"
 /* Step 2's roles (below): the producer's thread, and a consumer warpgroup's multiplication of a piece. */
 template <int STEP, bool PIECES>
 __device__ static inline void produce(unsigned char *slabs, unsigned long long *full, unsigned long long *empty,
@@ -3270,7 +3270,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
         cluster_start();   /* both blocks' barriers are ready before either copies */
     else
         __syncthreads();   /* the barriers are ready before anyone copies or waits */
-#line 4972 "gemm.md"
+#line 4970 "gemm.md"
     int rank = tile.cluster > 1 ? cluster_rank() : 0, warpgroup = threadIdx.x / 128;
     if (tile.producer && warpgroup == tile.consumers) {
         producer_registers();
@@ -3308,7 +3308,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
     }
 #endif
 }
-#line 5034 "gemm.md"
+#line 5032 "gemm.md"
 /* The producer's thread: every slab of every piece of this block, in order, through the stages. */
 template <int STEP, bool PIECES>
 __device__ static inline void produce(unsigned char *slabs, unsigned long long *full, unsigned long long *empty,
@@ -3333,7 +3333,7 @@ __device__ static inline void produce(unsigned char *slabs, unsigned long long *
             if (done >= 0)
                 barrier_wait(&empty[done % tile.stages], done / tile.stages);
 }
-#line 5065 "gemm.md"
+#line 5063 "gemm.md"
 /* A consumer is done with the slab in buffer s: one arrival on `empty` in every block of the cluster, from the
    warpgroup once its wgmmas are done, or (f64) from each warp once its lanes' loads are, as d_gemm's release_slab. */
 __device__ static inline void release_buffer(unsigned long long *empty, int cluster)
@@ -3371,7 +3371,7 @@ __device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HO
         release_buffer(&empty[previous], tile.cluster);
     settle_accumulators<STEP>(d);
 }
-#line 5196 "gemm.md"
+#line 5194 "gemm.md"
 /* The H100 and H200 SXM's dense tensor rates, TFLOP/s (TOP/s), in TYPE_PAIR's order (NVIDIA datasheets). */
 static const double HOPPER_RATED[] = {989, 989, 1979, 1979, 989, 494, 67};
 #define HOPPER_SPLIT_SECONDS 15e-6   /* what a split adds: two launches and the slots' traffic (fitted on an H200) */
@@ -3396,7 +3396,7 @@ static int hopper_whole_tiles(int step, int tiles, int clusters, int k_padded, d
     bool fill = tile.fill && hopper_fills(tile, tiles, clusters, seconds, bandwidth);
     return split ? tiles - last : fill ? 0 : tiles;
 }
-#line 5227 "gemm.md"
+#line 5225 "gemm.md"
 /* The pieces each tile of a last round of `tiles` is cut into along K: one per cluster, at most one per slab. */
 __host__ __device__ static inline int split_parts(int clusters, int tiles, int k_tiles)
 {
@@ -3448,7 +3448,7 @@ __device__ static inline bool next_piece(int n, const Shape *shape, const LastRo
     piece->tile += last->whole;
     return found;
 }
-#line 5290 "gemm.md"
+#line 5288 "gemm.md"
 #define GATHER_THREADS 256                      /* a block of d_gather_pieces */
 #define GATHER_ELEMENTS ((int)(GATHER_THREADS * C_VECTOR))   /* of a block tile, per block: 16 bytes a thread */
 #define HOPPER_MAX_CLUSTERS GATHER_THREADS      /* the most clusters a split round is dealt to: one thread each */
@@ -3512,7 +3512,7 @@ __global__ void __launch_bounds__(GATHER_THREADS) d_gather_pieces(accum_t *__res
         result.value[j] = scale_accumulator(alpha, (accum_t)sum[j], beta, old.value[j]);
     *element = result;
 }
-#line 5372 "gemm.md"
+#line 5370 "gemm.md"
 #define HOPPER_FILL_SECONDS 100e-6   /* a shorter tile runs whole */
 #define HOPPER_BLOCK_PULL 90e9       /* step 9: bytes/s that one block reads when few run (measured on an H200) */
 
@@ -3531,7 +3531,7 @@ static bool hopper_fills(HopperTile tile, int tiles, int clusters, double second
 {
     return tiles * hopper_fill_share(tile, clusters, bandwidth) <= clusters && seconds >= HOPPER_FILL_SECONDS;
 }
-#line 5423 "gemm.md"
+#line 5421 "gemm.md"
 /* One of step 9's tiles: a kind of d_gemm_hopper and its speed per flop, in percent of the 128 x 256 tile's. */
 typedef struct {
     int kind;
@@ -3584,7 +3584,7 @@ static int hopper_by_shape(int m, int n, int k, int sms, double bandwidth)
     }
     return best;
 }
-#line 5521 "gemm.md"
+#line 5519 "gemm.md"
 #if !HOPPER_WGMMA || HOPPER_A_REGS
 /* The byte offset of element (mn, k) in a swizzled slab, K-major or MN-major (The swizzled layout). */
 __device__ static inline int slab_offset(bool mn_major, int mn, int k)
@@ -3609,7 +3609,7 @@ __device__ static inline void load_four(const unsigned char *slab, int mn, int t
     }
 }
 #endif
-#line 5551 "gemm.md"
+#line 5549 "gemm.md"
 #if !HOPPER_WGMMA
 /* d[i..i+3] += a x b, 16 x 8 x 16 in f64: .row.col names A's fragment by rows and B's by columns, the layout
    the thread fragments above describe; then the types of D, A, B and C. */
@@ -3650,7 +3650,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     }
 }
 #endif
-#line 5623 "gemm.md"
+#line 5621 "gemm.md"
 #if HOPPER_A_REGS
 /* tf32's wgmma of 64 x n with A from this thread's four registers a[0..3] (operands i0 .. i3) */
 #define WGMMA_A_REGS(n, list, outputs, i0, i1, i2, i3, ib, is, a, b, scale)                                 \
@@ -3709,7 +3709,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
         multiply_set<STEP, 0>(d, a_slab, b_slab, consumer, n);
 }
 #endif
-#line 5697 "gemm.md"
+#line 5695 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed. 32 x 8 threads per block, a 32 x 32 tile each (the last
    ones cut at the edges: f64's padded K is a multiple of 16). */
@@ -3744,7 +3744,7 @@ static bool hopper_prepares(int operand)   /* the problem's A or B, whichever ro
 {
     return (operand == 0) != HOPPER_SWAP ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 5741 "gemm.md"
+#line 5739 "gemm.md"
 #if IS_INTEGER   /* an int8 operand transposed first is transposed in tiles this wide along M or N */
 #define HOPPER_WHOLE_M (HOPPER_TRANSPOSE_A ? TRANSPOSE_COLS : 1)
 #define HOPPER_WHOLE_N (HOPPER_TRANSPOSE_B ? TRANSPOSE_COLS : 1)
@@ -3805,7 +3805,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, b, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 5807 "gemm.md"
+#line 5805 "gemm.md"
 static TileGeometry hopper_geometry(int step)
 {
     HopperTile hopper = hopper_tile(step);
@@ -3854,7 +3854,7 @@ static const void *hopper_gather_kernel(int kind)
 {
     return HOPPER_GATHER_KERNELS[kind < HOPPER_LAST ? 0 : kind - HOPPER_LAST];
 }
-#line 5862 "gemm.md"
+#line 5860 "gemm.md"
 static int hopper_kind(int kernel, int m, int n, int k, int sms, double bandwidth)
 {
     int step = hopper_step(kernel);
@@ -3881,7 +3881,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
                                             tile.shared_bytes));
     }
 }
-#line 5895 "gemm.md"
+#line 5893 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. A tile without a cluster is a
    plain grid: launched as clusters of one, a launch took 1 to 4 us longer (H100). */
 static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
@@ -3926,7 +3926,7 @@ static void setup_hopper(Run *run)
         CHECK_CUDA(cudaMemset(run->slots, 0, bytes));   /* padding rows no piece stores: the gather adds zeros */
     }
 }
-#line 5948 "gemm.md"
+#line 5946 "gemm.md"
 
 static void launch_hopper(const Run *run)
 {
@@ -3962,7 +3962,7 @@ static void launch_hopper(const Run *run)
     gather.numAttrs = 1;
     CHECK_CUDA(cudaLaunchKernelExC(&gather, hopper_gather_kernel(step), gather_arguments));
 }
-#line 6001 "gemm.md"
+#line 5999 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -4015,7 +4015,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 6059 "gemm.md"
+#line 6057 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -4052,7 +4052,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 6256 "gemm.md"
+#line 6258 "gemm.md"
 static int self_test_failures;
 
 #define H200_BANDWIDTH 4.92e12   /* bytes/s, as the GPU reports it (3201 MHz x 6144 bits x 2): and H100_BANDWIDTH */
