@@ -32,8 +32,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "docs", "bench"))
 import bench  # noqa: E402
 import records  # noqa: E402  the canonical run's CSVs
+from tables import MARKER  # noqa: E402  the markers docs/bench/tables.py rewrites
 
-MARKER = re.compile(r"^<!-- ([a-z ]+) table: python3 (docs/bench/\w+\.py) (.*) -->$")
 RECORDS = {records.BENCH, records.STEPS}
 TABLES = {"tiers", "dgemm", "steps", "hopper steps", "hopper"}
 STEPS_COLUMNS = (("F16_IN_F32_OUT", ("0", "1")), ("BF16_IN_F32_OUT", ("0",)), ("TF32_IN_F32_OUT", ("0",)),
