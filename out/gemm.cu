@@ -3377,7 +3377,8 @@ static const double HOPPER_RATED[] = {989, 989, 1979, 1979, 989, 494, 67};
 #define HOPPER_SPLIT_SECONDS 15e-6   /* what a split adds: two launches and the slots' traffic (fitted on an H200) */
 
 __host__ __device__ static inline int split_parts(int clusters, int tiles, int k_tiles);   /* pieces per tile, below */
-static bool hopper_fills(HopperTile tile, int tiles, int clusters, double seconds, double bandwidth);   /* step 8 */
+static bool hopper_fills(HopperTile tile, int tiles, int clusters, int k_padded, double seconds,
+                         double bandwidth);   /* step 8 */
 
 /* How many of `tiles` run whole on `clusters` clusters: all of them unless the step splits a last round of at
    most clusters / 2 tiles after at least one whole round, where a tile's time less one piece's is at least twice
@@ -3393,10 +3394,10 @@ static int hopper_whole_tiles(int step, int tiles, int clusters, int k_padded, d
     double saved = last > 0 ? seconds * (1 - 1.0 / split_parts(clusters, last, k_padded / tile.block_k)) : 0;
     bool split = tile.split && tiles > clusters && last > 0 && 2 * last <= clusters &&
                  saved >= 2 * HOPPER_SPLIT_SECONDS;
-    bool fill = tile.fill && hopper_fills(tile, tiles, clusters, seconds, bandwidth);
+    bool fill = tile.fill && hopper_fills(tile, tiles, clusters, k_padded, seconds, bandwidth);
     return split ? tiles - last : fill ? 0 : tiles;
 }
-#line 5225 "gemm.md"
+#line 5226 "gemm.md"
 /* The pieces each tile of a last round of `tiles` is cut into along K: one per cluster, at most one per slab. */
 __host__ __device__ static inline int split_parts(int clusters, int tiles, int k_tiles)
 {
@@ -3448,7 +3449,7 @@ __device__ static inline bool next_piece(int n, const Shape *shape, const LastRo
     piece->tile += last->whole;
     return found;
 }
-#line 5288 "gemm.md"
+#line 5289 "gemm.md"
 #define GATHER_THREADS 256                      /* a block of d_gather_pieces */
 #define GATHER_ELEMENTS ((int)(GATHER_THREADS * C_VECTOR))   /* of a block tile, per block: 16 bytes a thread */
 #define HOPPER_MAX_CLUSTERS GATHER_THREADS      /* the most clusters a split round is dealt to: one thread each */
@@ -3512,26 +3513,36 @@ __global__ void __launch_bounds__(GATHER_THREADS) d_gather_pieces(accum_t *__res
         result.value[j] = scale_accumulator(alpha, (accum_t)sum[j], beta, old.value[j]);
     *element = result;
 }
-#line 5370 "gemm.md"
+#line 5371 "gemm.md"
 #define HOPPER_FILL_SECONDS 100e-6   /* a shorter tile runs whole */
 #define HOPPER_BLOCK_PULL 90e9       /* step 9: bytes/s that one block reads when few run (measured on an H200) */
+#define HOPPER_SWAP_PULL 54e9        /* the same with the roles swapped (tf32, B as stored; H200) */
 
 /* Step 8 splits every tile when there are at most clusters / share of them: share 2, two pieces a tile or
    more. Step 9's small tiles, whole, read at HOPPER_BLOCK_PULL a block; they are split while they cannot draw the
-   memory's bandwidth: share is the pull over an SM's share of the bandwidth, rounded (H100 4, H200 2). With
-   the roles swapped (tf32) a block reads more slowly (measured): 2. */
+   memory's bandwidth: share is the pull over an SM's share of the bandwidth, rounded (H100 4, H200 2; with the
+   roles swapped, 2). */
 static int hopper_fill_share(HopperTile tile, int clusters, double bandwidth)
 {
-    int share = (int)(HOPPER_BLOCK_PULL * clusters * tile.cluster / bandwidth + 0.5);   /* per block */
-    return tile.memory_bound && !HOPPER_SWAP && share > 2 ? share : 2;
+    double pull = HOPPER_SWAP ? HOPPER_SWAP_PULL : HOPPER_BLOCK_PULL;
+    int share = (int)(pull * clusters * tile.cluster / bandwidth + 0.5);   /* per block */
+    return tile.memory_bound && share > 2 ? share : 2;
 }
 
-/* Whether every one of `tiles` is split: few enough for `clusters`, each `seconds` of work or more. */
-static bool hopper_fills(HopperTile tile, int tiles, int clusters, double seconds, double bandwidth)
+/* Whether every one of `tiles` is split: few enough for `clusters`, each `seconds` of work or more. With the roles
+   swapped, as soon as the split saves HOPPER_SPLIT_SECONDS, a small tile whole taking its bytes at the pull. */
+static bool hopper_fills(HopperTile tile, int tiles, int clusters, int k_padded, double seconds, double bandwidth)
 {
-    return tiles * hopper_fill_share(tile, clusters, bandwidth) <= clusters && seconds >= HOPPER_FILL_SECONDS;
+    if (tiles * hopper_fill_share(tile, clusters, bandwidth) > clusters)
+        return false;
+    if (!HOPPER_SWAP)
+        return seconds >= HOPPER_FILL_SECONDS;
+    if (tile.memory_bound)
+        seconds = (double)(tile.cluster_m + tile.cluster_n) * k_padded * sizeof(input_t) /
+                  (tile.cluster * HOPPER_SWAP_PULL);
+    return seconds * (1 - 1.0 / split_parts(clusters, tiles, k_padded / tile.block_k)) >= HOPPER_SPLIT_SECONDS;
 }
-#line 5421 "gemm.md"
+#line 5432 "gemm.md"
 /* One of step 9's tiles: a kind of d_gemm_hopper and its speed per flop, in percent of the 128 x 256 tile's. */
 typedef struct {
     int kind;
@@ -3584,7 +3595,7 @@ static int hopper_by_shape(int m, int n, int k, int sms, double bandwidth)
     }
     return best;
 }
-#line 5519 "gemm.md"
+#line 5530 "gemm.md"
 #if !HOPPER_WGMMA || HOPPER_A_REGS
 /* The byte offset of element (mn, k) in a swizzled slab, K-major or MN-major (The swizzled layout). */
 __device__ static inline int slab_offset(bool mn_major, int mn, int k)
@@ -3609,7 +3620,7 @@ __device__ static inline void load_four(const unsigned char *slab, int mn, int t
     }
 }
 #endif
-#line 5549 "gemm.md"
+#line 5560 "gemm.md"
 #if !HOPPER_WGMMA
 /* d[i..i+3] += a x b, 16 x 8 x 16 in f64: .row.col names A's fragment by rows and B's by columns, the layout
    the thread fragments above describe; then the types of D, A, B and C. */
@@ -3650,7 +3661,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     }
 }
 #endif
-#line 5621 "gemm.md"
+#line 5632 "gemm.md"
 #if HOPPER_A_REGS
 /* tf32's wgmma of 64 x n with A from this thread's four registers a[0..3] (operands i0 .. i3) */
 #define WGMMA_A_REGS(n, list, outputs, i0, i1, i2, i3, ib, is, a, b, scale)                                 \
@@ -3709,7 +3720,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
         multiply_set<STEP, 0>(d, a_slab, b_slab, consumer, n);
 }
 #endif
-#line 5695 "gemm.md"
+#line 5706 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed. 32 x 8 threads per block, a 32 x 32 tile each (the last
    ones cut at the edges: f64's padded K is a multiple of 16). */
@@ -3744,7 +3755,7 @@ static bool hopper_prepares(int operand)   /* the problem's A or B, whichever ro
 {
     return (operand == 0) != HOPPER_SWAP ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 5739 "gemm.md"
+#line 5750 "gemm.md"
 #if IS_INTEGER   /* an int8 operand transposed first is transposed in tiles this wide along M or N */
 #define HOPPER_WHOLE_M (HOPPER_TRANSPOSE_A ? TRANSPOSE_COLS : 1)
 #define HOPPER_WHOLE_N (HOPPER_TRANSPOSE_B ? TRANSPOSE_COLS : 1)
@@ -3805,7 +3816,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, b, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 5805 "gemm.md"
+#line 5816 "gemm.md"
 static TileGeometry hopper_geometry(int step)
 {
     HopperTile hopper = hopper_tile(step);
@@ -3854,7 +3865,7 @@ static const void *hopper_gather_kernel(int kind)
 {
     return HOPPER_GATHER_KERNELS[kind < HOPPER_LAST ? 0 : kind - HOPPER_LAST];
 }
-#line 5860 "gemm.md"
+#line 5871 "gemm.md"
 static int hopper_kind(int kernel, int m, int n, int k, int sms, double bandwidth)
 {
     int step = hopper_step(kernel);
@@ -3881,7 +3892,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
                                             tile.shared_bytes));
     }
 }
-#line 5893 "gemm.md"
+#line 5904 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. A tile without a cluster is a
    plain grid: launched as clusters of one, a launch took 1 to 4 us longer (H100). */
 static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
@@ -3926,7 +3937,7 @@ static void setup_hopper(Run *run)
         CHECK_CUDA(cudaMemset(run->slots, 0, bytes));   /* padding rows no piece stores: the gather adds zeros */
     }
 }
-#line 5946 "gemm.md"
+#line 5957 "gemm.md"
 
 static void launch_hopper(const Run *run)
 {
@@ -3962,7 +3973,7 @@ static void launch_hopper(const Run *run)
     gather.numAttrs = 1;
     CHECK_CUDA(cudaLaunchKernelExC(&gather, hopper_gather_kernel(step), gather_arguments));
 }
-#line 5999 "gemm.md"
+#line 6010 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -4015,7 +4026,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 6057 "gemm.md"
+#line 6068 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -4052,7 +4063,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 6258 "gemm.md"
+#line 6269 "gemm.md"
 static int self_test_failures;
 
 #define H200_BANDWIDTH 4.92e12   /* bytes/s, as the GPU reports it (3201 MHz x 6144 bits x 2): and H100_BANDWIDTH */
@@ -4345,9 +4356,13 @@ static void test_hopper_tiles(void)
         expect(hopper_kind(KERNEL_HOPPER, 16, 4096, 4096, 132, H100_BANDWIDTH) == HOPPER_NARROW_64 &&
                    hopper_kind(KERNEL_HOPPER, 128, 4096, 14336, 132, H100_BANDWIDTH) == HOPPER_NARROW &&
                    hopper_whole_tiles(HOPPER_NARROW, 64, 132, 14336, H100_BANDWIDTH) == 0 &&
-                   hopper_kind(KERNEL_HOPPER, 777, 480, 8192, 132, H100_BANDWIDTH) == HOPPER_LAST,
+                   hopper_kind(KERNEL_HOPPER, 777, 480, 8192, 132, H100_BANDWIDTH) == HOPPER_LAST &&
+                   hopper_whole_tiles(HOPPER_NARROW_64, 64, 132, 4096, H200_BANDWIDTH) == 0 &&
+                   hopper_whole_tiles(HOPPER_NARROW, 16, 132, 1024, H200_BANDWIDTH) == 16 &&
+                   hopper_kind(KERNEL_HOPPER, 777, 1000, 4096, 132, H200_BANDWIDTH) == HOPPER_LAST,
                "hopper: tf32 with B as stored takes 64 x 64 tiles at 16 x 4096 x 4096, split 64 x 128 at "
-               "128 x 4096 x 14336 (two 64 x 64 columns would load B's rows twice) and split 128 x 256 at 777 x 480 x 8192");
+               "128 x 4096 x 14336 (two 64 x 64 columns would load B's rows twice) and split 128 x 256 at 777 x 480 x 8192 "
+               "and 777 x 1000 x 4096; it splits 64 x 64 tiles at 16 x 4096 x 4096, not 64 x 128 at K = 1024");
     int most = HOPPER_SWAP ? 66 : 33;   /* a quarter of the SMs' worth; with the roles swapped (tf32), half */
     expect(hopper_whole_tiles(HOPPER_NARROW, 16, 132, 14336, H100_BANDWIDTH) == 0 &&
                hopper_whole_tiles(HOPPER_NARROW, 16, 132, 1024, H100_BANDWIDTH) == 16 &&

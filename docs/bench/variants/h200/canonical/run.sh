@@ -4,7 +4,8 @@
 # (default 570) have passed since the call began, so one device call never outruns its 600 s. Each part's CSV,
 # console output and logs go to out/bench/canonical-<first part>/, packed at the end into
 # $OUT/call-<first part>.tgz (the device tool brings back 8 files a call); the last lines of each part's output
-# are printed. The binaries are built first (prebuild.sh; make skips what is up to date).
+# are printed. The binaries are built first (prebuild.sh; make skips what is up to date), unless PREBUILD=0
+# (they came with the call, built where there is no GPU).
 LIMIT=${LIMIT:-570}
 cd "$(dirname "$0")/../../../../.." || exit 1
 begin=$(date +%s)
@@ -15,7 +16,7 @@ mkdir -p "$OUT" "$W"
 left() { echo $(( LIMIT - ($(date +%s) - begin) )); }
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw \
   --format=csv > "$W/gpu.txt" 2>&1
-JOBS=16 bash docs/bench/variants/h200/canonical/prebuild.sh > "$W/prebuild.txt" 2>&1
+[ "${PREBUILD:-1}" = 0 ] || JOBS=16 bash docs/bench/variants/h200/canonical/prebuild.sh > "$W/prebuild.txt" 2>&1
 echo "prebuild: $(( $(date +%s) - begin )) s" | tee -a "$W/times.txt"
 common="--jobs 16 --make-arg ARCH=90 --no-plot --no-build"
 logs=$W
