@@ -3529,8 +3529,9 @@ static int hopper_fill_share(HopperTile tile, int clusters, double bandwidth)
     return tile.memory_bound && share > 2 ? share : 2;
 }
 
-/* Whether every one of `tiles` is split: few enough for `clusters`, each `seconds` of work or more. With the roles
-   swapped, as soon as the split saves HOPPER_SPLIT_SECONDS, a small tile whole taking its bytes at the pull. */
+/* Whether every one of `tiles` is split: few enough for `clusters`, each `seconds` of work, at least
+   HOPPER_FILL_SECONDS. With the roles swapped: as soon as the split saves HOPPER_SPLIT_SECONDS, a whole small tile
+   timed by its bytes at HOPPER_SWAP_PULL. */
 static bool hopper_fills(HopperTile tile, int tiles, int clusters, int k_padded, double seconds, double bandwidth)
 {
     if (tiles * hopper_fill_share(tile, clusters, bandwidth) > clusters)
@@ -3542,7 +3543,7 @@ static bool hopper_fills(HopperTile tile, int tiles, int clusters, int k_padded,
                   (tile.cluster * HOPPER_SWAP_PULL);
     return seconds * (1 - 1.0 / split_parts(clusters, tiles, k_padded / tile.block_k)) >= HOPPER_SPLIT_SECONDS;
 }
-#line 5431 "gemm.md"
+#line 5432 "gemm.md"
 /* One of step 9's tiles: a kind of d_gemm_hopper and its speed per flop, in percent of the 128 x 256 tile's. */
 typedef struct {
     int kind;
@@ -3595,7 +3596,7 @@ static int hopper_by_shape(int m, int n, int k, int sms, double bandwidth)
     }
     return best;
 }
-#line 5529 "gemm.md"
+#line 5530 "gemm.md"
 #if !HOPPER_WGMMA || HOPPER_A_REGS
 /* The byte offset of element (mn, k) in a swizzled slab, K-major or MN-major (The swizzled layout). */
 __device__ static inline int slab_offset(bool mn_major, int mn, int k)
@@ -3620,7 +3621,7 @@ __device__ static inline void load_four(const unsigned char *slab, int mn, int t
     }
 }
 #endif
-#line 5559 "gemm.md"
+#line 5560 "gemm.md"
 #if !HOPPER_WGMMA
 /* d[i..i+3] += a x b, 16 x 8 x 16 in f64: .row.col names A's fragment by rows and B's by columns, the layout
    the thread fragments above describe; then the types of D, A, B and C. */
@@ -3661,7 +3662,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     }
 }
 #endif
-#line 5633 "gemm.md"
+#line 5634 "gemm.md"
 #if HOPPER_A_REGS
 /* tf32's wgmma of 64 x n with A from this thread's four registers a[0..3] (operands i0 .. i3) */
 #define WGMMA_A_REGS(n, list, outputs, i0, i1, i2, i3, ib, is, a, b, scale)                                 \
@@ -3720,7 +3721,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
         multiply_set<STEP, 0>(d, a_slab, b_slab, consumer, n);
 }
 #endif
-#line 5707 "gemm.md"
+#line 5708 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed. 32 x 8 threads per block, a 32 x 32 tile each (the last
    ones cut at the edges: f64's padded K is a multiple of 16). */
@@ -3755,7 +3756,7 @@ static bool hopper_prepares(int operand)   /* the problem's A or B, whichever ro
 {
     return (operand == 0) != HOPPER_SWAP ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 5751 "gemm.md"
+#line 5752 "gemm.md"
 #if IS_INTEGER   /* an int8 operand transposed first is transposed in tiles this wide along M or N */
 #define HOPPER_WHOLE_M (HOPPER_TRANSPOSE_A ? TRANSPOSE_COLS : 1)
 #define HOPPER_WHOLE_N (HOPPER_TRANSPOSE_B ? TRANSPOSE_COLS : 1)
@@ -3816,7 +3817,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, b, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 5817 "gemm.md"
+#line 5818 "gemm.md"
 static TileGeometry hopper_geometry(int step)
 {
     HopperTile hopper = hopper_tile(step);
@@ -3865,7 +3866,7 @@ static const void *hopper_gather_kernel(int kind)
 {
     return HOPPER_GATHER_KERNELS[kind < HOPPER_LAST ? 0 : kind - HOPPER_LAST];
 }
-#line 5872 "gemm.md"
+#line 5873 "gemm.md"
 static int hopper_kind(int kernel, int m, int n, int k, int sms, double bandwidth)
 {
     int step = hopper_step(kernel);
@@ -3892,7 +3893,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
                                             tile.shared_bytes));
     }
 }
-#line 5905 "gemm.md"
+#line 5906 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. A tile without a cluster is a
    plain grid: launched as clusters of one, a launch took 1 to 4 us longer (H100). */
 static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
@@ -3937,7 +3938,7 @@ static void setup_hopper(Run *run)
         CHECK_CUDA(cudaMemset(run->slots, 0, bytes));   /* padding rows no piece stores: the gather adds zeros */
     }
 }
-#line 5958 "gemm.md"
+#line 5959 "gemm.md"
 
 static void launch_hopper(const Run *run)
 {
@@ -3973,7 +3974,7 @@ static void launch_hopper(const Run *run)
     gather.numAttrs = 1;
     CHECK_CUDA(cudaLaunchKernelExC(&gather, hopper_gather_kernel(step), gather_arguments));
 }
-#line 6011 "gemm.md"
+#line 6012 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -4026,7 +4027,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 6068 "gemm.md"
+#line 6069 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -4063,7 +4064,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 6269 "gemm.md"
+#line 6270 "gemm.md"
 static int self_test_failures;
 
 #define H200_BANDWIDTH 4.92e12   /* bytes/s, as the GPU reports it (3201 MHz x 6144 bits x 2): and H100_BANDWIDTH */
