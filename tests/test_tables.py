@@ -196,7 +196,7 @@ def prose_quotes(bench_csv, steps_csv):
         "for the 8-bit types, %s for f64." % (records.GPU, wmma["16"], wmma["tf32"], wmma["8"], wmma["f64"]),
         "On the %s it is %s TFLOP/s for the 16-bit types, %s for tf32 and %s TOP/s for the 8-bit ones, against "
         "%s, %s and %s for WMMA" % (records.GPU, hopper["16"], hopper["tf32"], hopper["8"], wmma["16"], wmma["tf32"], wmma["8"]),
-        "from registers instead: %s TFLOP/s, twice WMMA's %s" % (hopper["f64"], wmma["f64"]),
+        "from registers: %s TFLOP/s, twice WMMA's %s" % (hopper["f64"], wmma["f64"]),
         "At 8192³ the 16-bit types reach %s%% of cuBLAS, %s times `d_gemm`; tf32 %s%%; int8 with B transposed is "
         "%.0f%% ahead, and with B as stored cuBLAS falls to %.0f TOP/s." % (
             span(at(sixteen, "hopper", "cublas"), "%.1f"), span(at(sixteen, "hopper", "fast", scale=1.0), "%.2f"),
