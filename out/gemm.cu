@@ -3377,6 +3377,12 @@ static const double HOPPER_RATED[] = {989, 989, 1979, 1979, 989, 494, 67};
 #define HOPPER_SPLIT_SECONDS 15e-6   /* what a split adds: two launches and the slots' traffic (fitted on an H200) */
 
 __host__ __device__ static inline int split_parts(int clusters, int tiles, int k_tiles);   /* pieces per tile, below */
+
+/* The bytes of A and B that one cluster tile reads over K. */
+static double hopper_tile_bytes(HopperTile tile, int k_padded)
+{
+    return (double)(tile.cluster_m + tile.cluster_n) * k_padded * sizeof(input_t);
+}
 static bool hopper_fills(HopperTile tile, int tiles, int clusters, int k_padded, double seconds,
                          double bandwidth);   /* step 8 */
 
@@ -3388,8 +3394,7 @@ static int hopper_whole_tiles(int step, int tiles, int clusters, int k_padded, d
     HopperTile tile = hopper_tile(step);
     double seconds = 2.0 * tile.cluster_m * tile.cluster_n * k_padded / (HOPPER_RATED[TYPE_PAIR] * 1e12 / clusters);
     if (tile.memory_bound)   /* step 9's small tiles: at least their operands' bytes at the cluster's share */
-        seconds = fmax(seconds, (double)(tile.cluster_m + tile.cluster_n) * k_padded * sizeof(input_t) /
-                                    (bandwidth / clusters));
+        seconds = fmax(seconds, hopper_tile_bytes(tile, k_padded) / (bandwidth / clusters));
     int last = tiles % clusters;
     double saved = last > 0 ? seconds * (1 - 1.0 / split_parts(clusters, last, k_padded / tile.block_k)) : 0;
     bool split = tile.split && tiles > clusters && last > 0 && 2 * last <= clusters &&
@@ -3397,7 +3402,7 @@ static int hopper_whole_tiles(int step, int tiles, int clusters, int k_padded, d
     bool fill = tile.fill && hopper_fills(tile, tiles, clusters, k_padded, seconds, bandwidth);
     return split ? tiles - last : fill ? 0 : tiles;
 }
-#line 5226 "gemm.md"
+#line 5231 "gemm.md"
 /* The pieces each tile of a last round of `tiles` is cut into along K: one per cluster, at most one per slab. */
 __host__ __device__ static inline int split_parts(int clusters, int tiles, int k_tiles)
 {
@@ -3449,7 +3454,7 @@ __device__ static inline bool next_piece(int n, const Shape *shape, const LastRo
     piece->tile += last->whole;
     return found;
 }
-#line 5289 "gemm.md"
+#line 5294 "gemm.md"
 #define GATHER_THREADS 256                      /* a block of d_gather_pieces */
 #define GATHER_ELEMENTS ((int)(GATHER_THREADS * C_VECTOR))   /* of a block tile, per block: 16 bytes a thread */
 #define HOPPER_MAX_CLUSTERS GATHER_THREADS      /* the most clusters a split round is dealt to: one thread each */
@@ -3513,7 +3518,7 @@ __global__ void __launch_bounds__(GATHER_THREADS) d_gather_pieces(accum_t *__res
         result.value[j] = scale_accumulator(alpha, (accum_t)sum[j], beta, old.value[j]);
     *element = result;
 }
-#line 5371 "gemm.md"
+#line 5376 "gemm.md"
 #define HOPPER_FILL_SECONDS 100e-6   /* a shorter tile runs whole */
 #define HOPPER_BLOCK_PULL 90e9       /* step 9: bytes/s that one block reads when few run (measured on an H200) */
 #define HOPPER_SWAP_PULL 54e9        /* the same with the roles swapped (tf32, B as stored; H200) */
@@ -3539,11 +3544,10 @@ static bool hopper_fills(HopperTile tile, int tiles, int clusters, int k_padded,
     if (!HOPPER_SWAP)
         return seconds >= HOPPER_FILL_SECONDS;
     if (tile.memory_bound)
-        seconds = (double)(tile.cluster_m + tile.cluster_n) * k_padded * sizeof(input_t) /
-                  (tile.cluster * HOPPER_SWAP_PULL);
+        seconds = hopper_tile_bytes(tile, k_padded) / (tile.cluster * HOPPER_SWAP_PULL);
     return seconds * (1 - 1.0 / split_parts(clusters, tiles, k_padded / tile.block_k)) >= HOPPER_SPLIT_SECONDS;
 }
-#line 5432 "gemm.md"
+#line 5436 "gemm.md"
 /* One of step 9's tiles: a kind of d_gemm_hopper and its speed per flop, in percent of the 128 x 256 tile's. */
 typedef struct {
     int kind;
@@ -3587,8 +3591,7 @@ static int hopper_by_shape(int m, int n, int k, int sms, double bandwidth)
                       (split ? HOPPER_SPLIT_SECONDS : 0);
         bool few = tiles * hopper_fill_share(tile, clusters, bandwidth) <= clusters;
         if (tile.memory_bound && !split && (few || HOPPER_SWAP))   /* whole: their bytes at the pull, each round */
-            time = fmax(time, rounds * (tile.cluster_m + tile.cluster_n) * padded.k_padded * sizeof(input_t) /
-                                  (tile.cluster * HOPPER_BLOCK_PULL));
+            time = fmax(time, rounds * hopper_tile_bytes(tile, padded.k_padded) / (tile.cluster * HOPPER_BLOCK_PULL));
         if (i == 0 || time < best_time) {
             best = HOPPER_TILES[i].kind;
             best_time = time;
@@ -3596,7 +3599,7 @@ static int hopper_by_shape(int m, int n, int k, int sms, double bandwidth)
     }
     return best;
 }
-#line 5530 "gemm.md"
+#line 5533 "gemm.md"
 #if !HOPPER_WGMMA || HOPPER_A_REGS
 /* The byte offset of element (mn, k) in a swizzled slab, K-major or MN-major (The swizzled layout). */
 __device__ static inline int slab_offset(bool mn_major, int mn, int k)
@@ -3621,7 +3624,7 @@ __device__ static inline void load_four(const unsigned char *slab, int mn, int t
     }
 }
 #endif
-#line 5560 "gemm.md"
+#line 5563 "gemm.md"
 #if !HOPPER_WGMMA
 /* d[i..i+3] += a x b, 16 x 8 x 16 in f64: .row.col names A's fragment by rows and B's by columns, the layout
    the thread fragments above describe; then the types of D, A, B and C. */
@@ -3662,7 +3665,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     }
 }
 #endif
-#line 5634 "gemm.md"
+#line 5637 "gemm.md"
 #if HOPPER_A_REGS
 /* tf32's wgmma of 64 x n with A from this thread's four registers a[0..3] (operands i0 .. i3) */
 #define WGMMA_A_REGS(n, list, outputs, i0, i1, i2, i3, ib, is, a, b, scale)                                 \
@@ -3721,7 +3724,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
         multiply_set<STEP, 0>(d, a_slab, b_slab, consumer, n);
 }
 #endif
-#line 5708 "gemm.md"
+#line 5711 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed. 32 x 8 threads per block, a 32 x 32 tile each (the last
    ones cut at the edges: f64's padded K is a multiple of 16). */
@@ -3756,7 +3759,7 @@ static bool hopper_prepares(int operand)   /* the problem's A or B, whichever ro
 {
     return (operand == 0) != HOPPER_SWAP ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 5752 "gemm.md"
+#line 5755 "gemm.md"
 #if IS_INTEGER   /* an int8 operand transposed first is transposed in tiles this wide along M or N */
 #define HOPPER_WHOLE_M (HOPPER_TRANSPOSE_A ? TRANSPOSE_COLS : 1)
 #define HOPPER_WHOLE_N (HOPPER_TRANSPOSE_B ? TRANSPOSE_COLS : 1)
@@ -3817,7 +3820,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, b, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 5818 "gemm.md"
+#line 5821 "gemm.md"
 static TileGeometry hopper_geometry(int step)
 {
     HopperTile hopper = hopper_tile(step);
@@ -3866,7 +3869,7 @@ static const void *hopper_gather_kernel(int kind)
 {
     return HOPPER_GATHER_KERNELS[kind < HOPPER_LAST ? 0 : kind - HOPPER_LAST];
 }
-#line 5873 "gemm.md"
+#line 5876 "gemm.md"
 static int hopper_kind(int kernel, int m, int n, int k, int sms, double bandwidth)
 {
     int step = hopper_step(kernel);
@@ -3893,7 +3896,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
                                             tile.shared_bytes));
     }
 }
-#line 5906 "gemm.md"
+#line 5909 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. A tile without a cluster is a
    plain grid: launched as clusters of one, a launch took 1 to 4 us longer (H100). */
 static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
@@ -3938,7 +3941,7 @@ static void setup_hopper(Run *run)
         CHECK_CUDA(cudaMemset(run->slots, 0, bytes));   /* padding rows no piece stores: the gather adds zeros */
     }
 }
-#line 5959 "gemm.md"
+#line 5962 "gemm.md"
 
 static void launch_hopper(const Run *run)
 {
@@ -3974,7 +3977,7 @@ static void launch_hopper(const Run *run)
     gather.numAttrs = 1;
     CHECK_CUDA(cudaLaunchKernelExC(&gather, hopper_gather_kernel(step), gather_arguments));
 }
-#line 6012 "gemm.md"
+#line 6015 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -4027,7 +4030,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 6069 "gemm.md"
+#line 6072 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -4064,7 +4067,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 6270 "gemm.md"
+#line 6273 "gemm.md"
 static int self_test_failures;
 
 #define H200_BANDWIDTH 4.92e12   /* bytes/s, as the GPU reports it (3201 MHz x 6144 bits x 2): and H100_BANDWIDTH */
