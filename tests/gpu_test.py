@@ -40,7 +40,7 @@ What it does, in one call that must stay under ten minutes:
      transpositions, the copy path each step must report, memcheck on every step and racecheck on steps
      1 to 4 (fp16 and f64) at the sanitizers' small size;
      and a compute_80 and a compute_75 build of fp16 whose steps run the cp.async and plain-load paths;
-     on a 9.0 GPU the same builds also run steps 1 to 8 of d_gemm_hopper (--kernel=hopper1 .. hopper8)
+     on a 9.0 GPU the same builds also run steps 1 to 9 of d_gemm_hopper (--kernel=hopper1 .. hopper9)
      at 1000 777 333 with alpha and beta; for F16_IN_OUT also hopper8 at the hopper part's sizes (its
      256-row tile, which --kernel=hopper leaves for 128 or 64 rows at some sizes), memcheck on it;
   8. d_gemm_hopper (gemm.md, "Past WMMA"; --kernel=hopper, on a GPU of compute capability 9.0 in the
@@ -56,7 +56,7 @@ What it does, in one call that must stay under ten minutes:
      exit 3 with one line; on a GPU that is not 9.0 (nvidia-smi's compute_cap) every type pair must
      exit 3 instead;
   9. the matrix (issue 30): every --kernel a STEPS=1 build has (naive, fast, step1 .. step7, hopper,
-     hopper1 .. hopper9; a check fails when the binary's --help names other kernels) x every type pair
+     hopper1 .. hopper10; a check fails when the binary's --help names other kernels) x every type pair
      x the four layouts, each at MATRIX_SHAPES, where M, N and K each take every one of MATRIX_VALUES
      (1, 2, 7, 11, 63, 65, 129, 300 and 513, one past two 256-row tiles), with alpha and beta, verified
      on the GPU reference: one process per kernel and build runs all the shapes (out/gemm
@@ -112,7 +112,7 @@ INTEGER_TYPES = ("U8_IN_I32_OUT", "I8_IN_I32_OUT")
 TRANSPOSITIONS = ((0, 0), (0, 1), (1, 0), (1, 1))
 KERNELS = ("fast", "naive")
 STEPS = tuple("step%d" % n for n in range(1, 7))   # step7 is d_gemm, which the main part runs as "fast"
-HOPPER_STEPS = tuple("hopper%d" % n for n in range(1, 9))   # hopper9 is d_gemm_hopper, which the hopper part runs
+HOPPER_STEPS = tuple("hopper%d" % n for n in range(1, 10))   # hopper10 is d_gemm_hopper, which the hopper part runs
 # What a run's kv line may say for kernel=: its --kernel name, or for these two the kernel's own name too. Every
 # other --kernel name (steps, hopper, any added later) must come back as asked: names come from --help.
 KERNEL_ALIASES = {"fast": ("fast", "d_gemm"), "naive": ("naive", "d_gemm_naive")}
@@ -163,7 +163,7 @@ NPY_SIZE = (127, 253, 61)
 # out/gemm --help), at shapes where M, N and K each take every value: small, one off a fragment or a tile,
 # ragged, and one past two 256-row block tiles. Row i is (v[i], v[i+3], v[i+6]), then (v[i], v[i+6], v[i+3]).
 MATRIX_KERNELS = ("naive", "fast") + tuple("step%d" % n for n in range(1, 8)) + ("hopper",) \
-    + tuple("hopper%d" % n for n in range(1, 10))
+    + tuple("hopper%d" % n for n in range(1, 11))
 MATRIX_VALUES = (1, 2, 7, 11, 63, 65, 129, 300, 513)
 MATRIX_SHAPES = tuple((MATRIX_VALUES[i], MATRIX_VALUES[(i + a) % 9], MATRIX_VALUES[(i + b) % 9])
                       for a, b in ((3, 6), (6, 3)) for i in range(9))
@@ -824,7 +824,7 @@ class Tester:
                                       "hopper %s a=%s b=%s gpu" % ("x".join(map(str, size)), alpha, beta), alpha=alpha,
                                       beta=beta, timeout=TIMEOUT_BIG, copy_path="copy-engine",
                                       split=size in (HOPPER_SPLIT,) + HOPPER_FILL))
-        record = self.add(Record("check", config, label="hopper: step 9 ran each of its tiles"))
+        record = self.add(Record("check", config, label="hopper: step 10 ran each of step 9's tiles"))
         ran = set(getattr(run, "tile", "") for run in runs if run.status == "pass")
         wanted = HOPPER_TILES_F64 if config.type == "F64_IN_OUT" else HOPPER_TILES
         missing = [tile for tile in wanted if tile not in ran]

@@ -19,7 +19,7 @@ What is checked
   gemm.md has no markers or the CSV has not been measured yet.
 * HopperTable: the Hopper part's steps table (``steps.py --hopper-table CSV``; its own markers,
   "hopper steps table") is the script's output for the CSV it names; a made-up CSV gives the
-  expected rows (d_gemm, hopper1 .. hopper9, cuBLAS, the ceiling from the peak row's hopper_peak,
+  expected rows (d_gemm, hopper1 .. hopper10, cuBLAS, the ceiling from the peak row's hopper_peak,
   the gain against the step before, hopper1 against d_gemm); previous_kernel pairs each step with
   the one it is measured against.
 * Tooling: ``steps.py --help`` works and ``make -n steps`` runs docs/bench/steps.py with STEPS_ARGS.
@@ -226,7 +226,8 @@ class HopperTable(unittest.TestCase):
         rows += [("hopper%d" % n, "8192", rate, "pass", "gpu", previous, "")
                  for n, rate, previous in ((1, "533.7", "116.9"), (2, "713.1", "133.6"), (3, "712.7", "99.9"),
                                            (4, "727.2", "102.0"), (5, "732.5", "100.7"), (6, "750.0", "102.4"),
-                                           (7, "750.0", "100.0"), (8, "757.5", "101.0"), (9, "757.5", "100.0"))]
+                                           (7, "750.0", "100.0"), (8, "757.5", "101.0"), (9, "757.5", "100.0"),
+                                           (10, "765.1", "101.0"))]
         with tempfile.TemporaryDirectory() as directory:
             path = os.path.join(directory, "hopper-steps.csv")
             with open(path, "w", newline="", encoding="utf-8") as handle:
@@ -247,8 +248,9 @@ class HopperTable(unittest.TestCase):
         self.assertTrue(lines[9].startswith("| 7 | ") and lines[9].endswith("| 0% |"), lines[9])
         self.assertTrue(lines[10].startswith("| 8 | ") and lines[10].endswith("| +1% |"), lines[10])
         self.assertTrue(lines[11].startswith("| 9 | ") and lines[11].endswith("| 0% |"), lines[11])
-        self.assertIn("| cuBLAS |  | 722.0 / — |", lines[12])
-        self.assertTrue(lines[13].startswith("| ceiling |  | 824.4 |"), lines[13])
+        self.assertTrue(lines[12].startswith("| 10 | ") and lines[12].endswith("| +1% |"), lines[12])
+        self.assertIn("| cuBLAS |  | 722.0 / — |", lines[13])
+        self.assertTrue(lines[14].startswith("| ceiling |  | 824.4 |"), lines[14])
 
     def test_the_gain_is_the_rates_not_a_rounded_percentage(self):
         """A step's gain comes from the two rates, as its section's "3.05× step 1's" does: 63.248 / 20.705 is

@@ -12,7 +12,7 @@ on the GPU at a time:
 
   --peak                                             once per binary
   --kernel=naive, step1 .. step7 (step7 --cublas)    M=N=K in --sizes (default 8192, 4096)
-  --kernel=hopper1 .. hopper9                        the same sizes, on a GPU of compute capability 9.0
+  --kernel=hopper1 .. hopper10                        the same sizes, on a GPU of compute capability 9.0
                                                      (d_gemm_hopper's steps; --no-hopper leaves them out)
 
 all with --format=kv --iterations=10 --warmup=3.  Every binary's 8192³ runs come before any 4096³
@@ -60,7 +60,7 @@ TYPE_PAIRS = ("F16_IN_F32_OUT", "BF16_IN_F32_OUT", "TF32_IN_F32_OUT", "I8_IN_I32
 TRANSPOSE_B = {"F16_IN_F32_OUT": (0, 1)}          # the other type pairs: B as stored only
 LAST_STEP = 7
 KERNELS = ("naive",) + tuple("step%d" % step for step in range(1, LAST_STEP + 1))
-HOPPER_STEPS = 9
+HOPPER_STEPS = 10
 HOPPER_KERNELS = tuple("hopper%d" % step for step in range(1, HOPPER_STEPS + 1))   # d_gemm_hopper's steps
 KERNEL_ORDER = ("peak",) + KERNELS + ("cublas",) + HOPPER_KERNELS
 TABLE_SIZE = 8192
@@ -88,7 +88,8 @@ HOPPER_TEXT = {   # the "what it adds" column of the Hopper part's table
     "hopper6": "a persistent grid",
     "hopper7": "a short last round split along K",
     "hopper8": "too few tiles for the GPU: every one split along K",
-    "hopper9": "tiles chosen by shape: 64 rows for small M: d_gemm_hopper",
+    "hopper9": "tiles chosen by shape: 64 rows for small M",
+    "hopper10": "C stored through shared memory, whole rows: d_gemm_hopper",
 }
 HOPPER_ROWS = (("step7", "d_gemm"),) + tuple(("hopper%d" % s, str(s)) for s in range(1, HOPPER_STEPS + 1)) + (
     ("cublas", "cuBLAS"), ("hopper-peak", "ceiling"))
@@ -230,7 +231,7 @@ def table_lines(rows, size=TABLE_SIZE, table_rows=TABLE_ROWS, texts=STEP_TEXT, s
 
 
 def hopper_table_lines(rows, size=TABLE_SIZE, bench_rows=()):
-    """The Markdown table of the Hopper part's steps: d_gemm, hopper1 .. hopper9, cuBLAS, the ceiling."""
+    """The Markdown table of the Hopper part's steps: d_gemm, hopper1 .. hopper10, cuBLAS, the ceiling."""
     return table_lines(rows, size, HOPPER_ROWS, HOPPER_TEXT, "hopper", bench_rows)
 
 
@@ -502,7 +503,7 @@ class Steps(bench.Bench):
 
     def comment(self):
         info = self.info
-        return ("# steps.py: the steps of d_gemm (naive, step1 .. step7; hopper1 .. hopper9 on 9.0 GPUs), cuBLAS "
+        return ("# steps.py: the steps of d_gemm (naive, step1 .. step7; hopper1 .. hopper10 on 9.0 GPUs), cuBLAS "
                 "and the ceilings on %s "
                 "(cc %s, %s SMs), driver %s, CUDA %s, %s; command: %s" % (
                     info["gpu"] or "an unknown GPU", info["cc"] or "?", info["sms"] or "?", info["driver"] or "?",
@@ -631,7 +632,7 @@ def parse_arguments(argv):
                         help="at 8192: default: --verify=off for naive and F64_IN_OUT, gpu for the rest; all; none")
     parser.add_argument("--no-cublas", action="store_true", help="run step7 without --cublas")
     parser.add_argument("--kernels", default=",".join(KERNELS + HOPPER_KERNELS),
-                        help="comma-separated kernels to run (default: all; hopper1 .. hopper9 run on 9.0 GPUs only)")
+                        help="comma-separated kernels to run (default: all; hopper1 .. hopper10 run on 9.0 GPUs only)")
     parser.add_argument("--no-hopper", action="store_true", help="leave out d_gemm_hopper's steps on a 9.0 GPU")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 4, help="parallel builds")
     parser.add_argument("--budget", type=int, default=520, help="seconds after which no new build or run starts")
