@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Step 10 on the suite: d_gemm_hopper's time and its ratio to cuBLAS per shape, this run (../../../suite-h200.csv)
-against step 9's (before/), for the shapes that run the 128 x 256 tile (step 10 stores those through shared
+"""Step 10 on the suite: d_gemm_hopper's time and its ratio to cuBLAS per shape, step 10's run (suite/*.csv: int8,
+and fp16 with B transposed, all the device time allowed) against step 9's (before/, the canonical suite-h200.csv), for the shapes that run the 128 x 256 tile (step 10 stores those through shared
 memory; tf32 with B as stored keeps storing from registers), then the geometric means of the ratio over all 47
 shapes. python3 docs/bench/variants/h200/epilogue/compare.py"""
 import csv
+import glob
 import math
 import os
 
@@ -15,7 +16,9 @@ def rows(path):
             for r in csv.DictReader(open(path)) if r["kernel"] == "hopper" and r["ratio"]}
 
 
-new = rows(os.path.join(HERE, "..", "..", "..", "suite-h200.csv"))
+new = {}
+for path in sorted(glob.glob(os.path.join(HERE, "suite", "*.csv"))):
+    new.update(rows(path))
 old = rows(os.path.join(HERE, "before", "suite-h200.csv"))
 print("| type | B^T | M x N x K | tile | µs before | after | time | ratio before | after |")
 print("|---|---|---|---|---:|---:|---:|---:|---:|")
