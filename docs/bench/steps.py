@@ -12,7 +12,7 @@ on the GPU at a time:
 
   --peak                                             once per binary
   --kernel=naive, step1 .. step7 (step7 --cublas)    M=N=K in --sizes (default 8192, 4096)
-  --kernel=hopper1 .. hopper10                        the same sizes, on a GPU of compute capability 9.0
+  --kernel=hopper1 .. hopper10                       the same sizes, on a GPU of compute capability 9.0
                                                      (d_gemm_hopper's steps; --no-hopper leaves them out)
 
 all with --format=kv --iterations=10 --warmup=3.  Every binary's 8192³ runs come before any 4096³

@@ -5,8 +5,7 @@
 # console output and logs go to out/bench/canonical-<first part>/, packed at the end into
 # $OUT/call-<first part>.tgz (the device tool brings back 8 files a call); the last lines of each part's output
 # are printed. The binaries are built first (prebuild.sh; make skips what is up to date), unless PREBUILD=0
-# (they came with the call, built where there is no GPU; with CARRIED=FILE, a .tar.xz of out/cfg to unpack first).
-# STEPS_SIZES (default 8192,4096) sets the steps parts' sizes.
+# (they came with the call, built where there is no GPU).
 LIMIT=${LIMIT:-570}
 cd "$(dirname "$0")/../../../../.." || exit 1
 begin=$(date +%s)
@@ -17,11 +16,9 @@ mkdir -p "$OUT" "$W"
 left() { echo $(( LIMIT - ($(date +%s) - begin) )); }
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw \
   --format=csv > "$W/gpu.txt" 2>&1
-[ -z "$CARRIED" ] || tar -xJf "$CARRIED"
 [ "${PREBUILD:-1}" = 0 ] || JOBS=16 bash docs/bench/variants/h200/canonical/prebuild.sh > "$W/prebuild.txt" 2>&1
 echo "prebuild: $(( $(date +%s) - begin )) s" | tee -a "$W/times.txt"
 common="--jobs 16 --make-arg ARCH=90 --no-plot --no-build"
-sizes=${STEPS_SIZES:-8192,4096}   # make steps' sizes; the page's tables quote 8192^3
 logs=$W
 for part in "$@"; do
   start=$(date +%s); t=$(left); b=$(( t - 60 ))
@@ -34,10 +31,10 @@ for part in "$@"; do
     bench-c) timeout $t python3 docs/bench/bench.py --types I8_IN_I32_OUT,U8_IN_I32_OUT,F64_IN_OUT --tiers \
                --naive-max 4096 $common --budget $b --csv "$W/bench-c.csv" --out $logs/blog-c \
                > "$W/bench-c.txt" 2>&1 ;;
-    steps-a) timeout $t python3 docs/bench/steps.py --types F16_IN_F32_OUT,BF16_IN_F32_OUT --sizes $sizes \
+    steps-a) timeout $t python3 docs/bench/steps.py --types F16_IN_F32_OUT,BF16_IN_F32_OUT --sizes 8192,4096 \
                $common --budget $b --csv "$W/steps-a.csv" --out $logs/slog-a > "$W/steps-a.txt" 2>&1 ;;
     steps-b) timeout $t python3 docs/bench/steps.py --types TF32_IN_F32_OUT,I8_IN_I32_OUT,F64_IN_OUT \
-               --sizes $sizes $common --budget $b --csv "$W/steps-b.csv" --out $logs/slog-b \
+               --sizes 8192,4096 $common --budget $b --csv "$W/steps-b.csv" --out $logs/slog-b \
                > "$W/steps-b.txt" 2>&1 ;;
     suite-*) type=$(case ${part#suite-} in fp16) echo F16_IN_F32_OUT;; bf16) echo BF16_IN_F32_OUT;;
                     tf32) echo TF32_IN_F32_OUT;; int8) echo I8_IN_I32_OUT;; esac)
