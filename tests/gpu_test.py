@@ -1525,7 +1525,8 @@ class Tester:
         if paths:
             out.append("failure paths and options (exit status observed / wanted):")
             for record in paths:
-                out.append("  %-4s %-44s %7s/%-2s %s" % ("ok" if record.passed else "FAIL", record.label[:44],
+                mark = "ok" if record.passed else "skip" if record.not_run_reason() else "FAIL"
+                out.append("  %-4s %-44s %7s/%-2s %s" % (mark, record.label[:44],
                                                           record.rc, record.expect, record.detail[:120]))
         if failures:
             # builds and real failures first, then what did not run, grouped per configuration

@@ -14,6 +14,7 @@ every kernel x 18 shapes, and the --help check). Three things go wrong on purpos
 Each must show in the counts, and the exit status must be 1; with nothing broken, every check passes.
 """
 
+import collections
 import contextlib
 import io
 import os
@@ -133,6 +134,30 @@ class HarnessCounts(unittest.TestCase):
         self.assertEqual(status, 1)
         self.assertIn("raised KeyError: 'step7' at gpu_test.py:", text)   # the exception and its line
         self.assertIn("raised RuntimeError: before any record", text)
+
+
+class PathMarks(unittest.TestCase):
+    """The summary's list of failure paths marks each check ok, skip (the --budget stopped it: not a failure, as
+    the counts say) or FAIL. On the H200 on 2026-12-03 three budget-stopped paths printed FAIL above the line
+    "failed 0"."""
+
+    def test_budget_stopped_path_is_skip(self):
+        with tempfile.TemporaryDirectory() as out:
+            args = type("Args", (), {"root": out, "out": out, "budget": 10, "show_failures": 20})()
+            tester = gpu_test.Tester(args)
+            tester.records = [
+                gpu_test.Record("path", None, "passes", status="pass", rc=3, expect=3, detail="gemm: says so"),
+                gpu_test.Record("path", None, "stopped", status="skip", detail="not run: budget of 10s used up"),
+                gpu_test.Record("path", None, "breaks", status="fail", rc=0, expect=3, detail="exit 0"),
+            ]
+            tester.planned = lambda: collections.Counter(r.key() for r in tester.records)
+            tester.plan_counts = tester.planned()
+            output = io.StringIO()
+            with contextlib.redirect_stdout(output):
+                tester.summary([])
+        marks = dict((line.split()[1], line.split()[0]) for line in output.getvalue().splitlines()
+                     if re.match(r"  (ok|skip|FAIL) ", line))
+        self.assertEqual(marks, {"passes": "ok", "stopped": "skip", "breaks": "FAIL"}, output.getvalue())
 
 
 if __name__ == "__main__":
