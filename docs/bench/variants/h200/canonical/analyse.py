@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""The canonical H200 run against issue 40's targets, and against the H100's canonical suite (stop 59).
+"""A suite run against issue 40's targets, and beside another suite run: by default the canonical H200 suite
+against the H100's canonical suite (stop 59).
 
-python3 docs/bench/variants/h200/canonical/analyse.py   (standard library; reads ../../../suite-h200.csv
-and ../../../suite-h100.csv)"""
+python3 docs/bench/variants/h200/canonical/analyse.py [SUITE OTHER LABEL]   (standard library; by default
+SUITE is ../../../suite-h200.csv, OTHER ../../../suite-h100.csv, LABEL H100; ../canonical-2/ passes step 10's
+suite, step 9's and "step 9")"""
 import os
 import sys
 
@@ -17,10 +19,11 @@ def hopper_rows(path):
     return [r for r in suite.read_rows(path) if r["kernel"] == "hopper" and r["ratio"]]
 
 
-def main():
-    h200 = hopper_rows(os.path.join(BENCH, "suite-h200.csv"))
-    h100 = {(r["type"], r["transpose_b"], r["m"], r["n"], r["k"]): float(r["ratio"])
-            for r in hopper_rows(os.path.join(BENCH, "suite-h100.csv"))}
+def main(argv):
+    path, other, label = argv if argv else (os.path.join(BENCH, "suite-h200.csv"),
+                                            os.path.join(BENCH, "suite-h100.csv"), "H100")
+    h200 = hopper_rows(path)
+    h100 = {(r["type"], r["transpose_b"], r["m"], r["n"], r["k"]): float(r["ratio"]) for r in hopper_rows(other)}
     for type_pair in BYTES:
         for tb, layout in (("1", "B transposed"), ("0", "B as stored")):
             rows = [r for r in h200 if r["type"] == type_pair and r["transpose_b"] == tb]
@@ -31,8 +34,8 @@ def main():
             memory = [r for r in rows if 16 <= int(r["m"]) <= 128
                       and int(r["n"]) * int(r["k"]) * BYTES[type_pair] >= 64 * 2 ** 20]
             fast = [r for r in memory if float(r["tbs"]) >= 3.4]
-            print("%-16s %-13s mean %.3f (H100 %.3f) over %d; under 0.90: %s" % (
-                type_pair, layout, suite.geometric_mean(ratios), suite.geometric_mean(old), len(ratios),
+            print("%-16s %-13s mean %.3f (%s %.3f) over %d; under 0.90: %s" % (
+                type_pair, layout, suite.geometric_mean(ratios), label, suite.geometric_mean(old), len(ratios),
                 ", ".join(low) or "none"))
             print("%-30s M <= 128, B >= 64 MiB: %d of %d at 3.4 TB/s or more (ours %.2f to %.2f, cuBLAS %.2f to %.2f)"
                   % ("", len(fast), len(memory), min(float(r["tbs"]) for r in memory),
@@ -44,4 +47,6 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) not in (1, 4):
+        sys.exit("usage: analyse.py [SUITE OTHER LABEL]")
+    main(sys.argv[1:])

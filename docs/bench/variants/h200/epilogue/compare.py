@@ -2,11 +2,13 @@
 """Step 10 on the suite: d_gemm_hopper's time and its ratio to cuBLAS per shape, step 10's run (suite/*.csv: int8,
 and fp16 with B transposed, all the device time allowed) against step 9's (before/, the canonical suite-h200.csv), for the shapes that run the 128 x 256 tile (step 10 stores those through shared
 memory; tf32 with B as stored keeps storing from registers), then the geometric means of the ratio over all 47
-shapes. python3 docs/bench/variants/h200/epilogue/compare.py"""
+shapes. python3 docs/bench/variants/h200/epilogue/compare.py [BEFORE AFTER...]: other runs (../canonical-2/ passes
+step 9's canonical suite and step 10's)."""
 import csv
 import glob
 import math
 import os
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -16,10 +18,12 @@ def rows(path):
             for r in csv.DictReader(open(path)) if r["kernel"] == "hopper" and r["ratio"]}
 
 
+before, after = (sys.argv[1], sys.argv[2:]) if len(sys.argv) > 2 else \
+    (os.path.join(HERE, "before", "suite-h200.csv"), sorted(glob.glob(os.path.join(HERE, "suite", "*.csv"))))
 new = {}
-for path in sorted(glob.glob(os.path.join(HERE, "suite", "*.csv"))):
+for path in after:
     new.update(rows(path))
-old = rows(os.path.join(HERE, "before", "suite-h200.csv"))
+old = rows(before)
 print("| type | B^T | M x N x K | tile | µs before | after | time | ratio before | after |")
 print("|---|---|---|---|---:|---:|---:|---:|---:|")
 for key, r in new.items():
