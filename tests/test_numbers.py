@@ -18,10 +18,10 @@ RECORDS = ("csv", "md", "txt")
 NUMBER = re.compile(r"(?<![\d.\w])(\d+\.\d+)(?!\d|\.\d)")   # "114.6." ends a sentence: a number too
 
 DERIVED = {   # number quoted -> how it follows from recorded numbers
-    "1.51": "d_gemm_hopper / d_gemm at 8192³, F16_IN_OUT B as stored, h200.csv: 802.0 / 532.0",
-    "1.65": "d_gemm_hopper / d_gemm at 8192³, bf16 B transposed, h200.csv and steps-h200.csv: 798.4 / 483.7",
-    "100.1": "d_gemm_hopper / cuBLAS at 8192³, fp16 B as stored, steps-h200.csv: 760.1 / 759.4",
-    "102.0": "d_gemm_hopper / cuBLAS at 8192³, F16_IN_OUT B as stored, h200.csv: 802.0 / 786.3",
+    "1.57": "d_gemm_hopper / d_gemm at 8192³, F16_IN_OUT B as stored, h200.csv: 829.6 / 528.5",
+    "1.66": "d_gemm_hopper / d_gemm at 8192³, bf16 B transposed, h200.csv: 798.1 / 481.3",
+    "101.4": "d_gemm_hopper / cuBLAS at 8192³, fp16 B as stored, steps-h200.csv: 763.8 / 753.3",
+    "108.4": "d_gemm_hopper / cuBLAS at 8192³, F16_IN_OUT B as stored, h200.csv: 829.6 / 765.3",
 }
 
 

@@ -79,7 +79,7 @@ def quantities(lines):
                 kernel = {"naive": "naive", "7": "fast", "d_gemm": "fast", "cuBLAS": "cublas",
                           "WMMA ceiling": "peak", "ceiling": "hopper-peak"}.get(row[0])
                 if name == "hopper steps":
-                    kernel = {"7": None, "9": "hopper"}.get(row[0], kernel)
+                    kernel = {"7": None, "10": "hopper"}.get(row[0], kernel)   # step 10 is d_gemm_hopper
                 if kernel is None:
                     continue
                 for (type_pair, layouts), text in zip(STEPS_COLUMNS, row[2:]):

@@ -97,9 +97,8 @@ HOPPER_TABLE_SIZES = (8192, 4096)
 B_LAYOUT = {"0": "as stored", "1": "transposed"}
 
 
-# steps CSV -> bench. hopper9: --kernel=hopper when the canonical steps run measured it (2026-12-01, H200), before
-# step 10; it becomes hopper10 once make steps has measured step 10.
-STEP_NAMES = {"naive": "naive", "step7": "fast", "hopper9": "hopper", "cublas": "cublas"}
+# steps CSV -> bench: the last step of each kernel is the kernel itself (hopper10 is --kernel=hopper).
+STEP_NAMES = {"naive": "naive", "step7": "fast", "hopper10": "hopper", "cublas": "cublas"}
 
 
 def read_rows(path):
@@ -129,7 +128,7 @@ def ceilings(*row_lists):
 def canonical(bench_path, steps_path=None):
     """One row per quantity: {(type, tb, size, kernel): row} for naive, fast, cublas and hopper, and
     {(type, "", "", kernel): row} for the ceilings peak and hopper-peak (ceilings()). A quantity both CSVs
-    measured is the steps CSV's (step7 is fast, hopper9 is hopper: STEP_NAMES), so every table of the page quotes one
+    measured is the steps CSV's (step7 is fast, hopper10 is hopper: STEP_NAMES), so every table of the page quotes one
     value for it; the rest is the bench CSV's. Variant rows (tiers) are left out."""
     bench_rows = read_rows(bench_path)
     steps_rows = read_rows(steps_path) if steps_path else []
