@@ -883,6 +883,24 @@ def test_an_option_with_a_short_value_is_one_word(build):
     assert split == [], "options broken from a one-letter value: %r" % split
 
 
+def test_a_long_path_in_prose_breaks_only_after_a_slash(build):
+    """Prose code that is a path longer than 20 characters (slashes, no spaces) may break after each slash and
+    nowhere else: each part is one word (page.lua). A Chromium check at 375 px (2026-12-03) found
+    `docs/bench/variants/h200/canonical-2/before/suite-h200.csv` broken as "befo" over "re/"; the browser test
+    test_prose_code_never_breaks_after_a_hyphen checks that no word breaks."""
+    page = require_built(build).read_text(encoding="utf-8")
+    paths = []
+    for paragraph in re.findall(r"<p>(.*?)</p>", page, re.S):
+        for code in re.findall(r"<code>(.*?)</code>", paragraph, re.S):
+            text = re.sub(r"<[^>]+>", "", code)
+            if "/" in text and not re.search(r"\s", text) and len(text) > 20:
+                paths.append((text, code))
+    assert len(paths) >= 10, "too few long paths in the prose: %d" % len(paths)
+    loose = [text for text, code in paths if code.count("/<wbr>") != text.count("/") or
+             re.search(r"(?:^|/<wbr>)(?!<span)[^<]", code)]
+    assert loose == [], "paths that may break inside a part, or not after a slash: %r" % loose[:5]
+
+
 def test_an_option_name_never_breaks_at_its_own_hyphen(build):
     """In a table an option's name is one word, inner hyphens included: at 375 px the command-line table broke
     "--shared-" from "limit=BYTES" (issue 41, Chromium check)."""

@@ -164,16 +164,19 @@ end
 -- u = k_tile / stages as "u =" over the rest. Short code (20 characters at
 -- most) stays whole; in longer code each part between spaces and slashes that
 -- holds a hyphen does, and a long dotted name (a PTX instruction) breaks only
--- after a dot: "...m64n256k16.f" over "32.f16.f16" at 375 px. The text is
--- unchanged, so a copied command still works.
+-- after a dot: "...m64n256k16.f" over "32.f16.f16" at 375 px. A long path
+-- (slashes, no spaces) breaks only after a slash, each part whole:
+-- `docs/bench/.../before/suite-h200.csv` came out as "befo" over "re/..." at
+-- 375 px. The text is unchanged, so a copied command still works.
 local SHORT_CODE = 20
 
 local function prose_code_html(text)
   if #text <= SHORT_CODE then
     return '<code class="whole">' .. escape_html(text) .. "</code>"
   end
-  local html = escape_html(text):gsub("[^%s/]+", function(part)
-    if part:find("%-") then return '<span class="word">' .. part .. "</span>" end
+  local path = text:find("/") and not text:find("%s")
+  local html = escape_html(text):gsub("/", "\1"):gsub("[^%s\1]+", function(part)   -- \1: a slash, for now
+    if part:find("%-") or (path and #part <= SHORT_CODE) then return '<span class="word">' .. part .. "</span>" end
     if #part > SHORT_CODE and part:find("%.") then
       local pieces = {}
       for piece in part:gmatch("[^.]*%.?") do
@@ -182,6 +185,7 @@ local function prose_code_html(text)
       return table.concat(pieces, "<wbr>")
     end
   end)
+  html = html:gsub("\1", path and "/<wbr>" or "/")
   return "<code>" .. html .. "</code>"
 end
 
