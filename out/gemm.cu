@@ -2827,19 +2827,22 @@ enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper10 (hopper10 i
     HOPPER_NARROW_64,          /* 64 x 64, the same: twice the tiles */
     HOPPER_MEDIUM,             /* 128 x 128, two consumers, clusters of two along N sharing A */
     HOPPER_NARROW_192,         /* 64 x 192, one consumer: a third fewer tiles than 64 x 128 */
+    HOPPER_SWAPPED_64,         /* roles swapped (tf32, B as stored): 128 x 64, two consumers, no cluster */
+    HOPPER_SWAPPED_128,        /* the same, 128 x 128 */
     HOPPER_KINDS_END
 };
 
 /* d_gemm_hopper for every step, then step 9's other tiles; steps before the last only in builds with them
    (WITH_STEPS), HOPPER_SHORT only for F16_IN_OUT (for the others it is the last step's tile), the tiles after
-   HOPPER_NARROW only for the wgmma type pairs (f64 keeps 64 x 128). */
-#define HOPPER_STEP_BUILT(step)                                                 \
-    ((step) == HOPPER_SHORT    ? TYPE_PAIR == PAIR_F16_IN_OUT                   \
-     : (step) == HOPPER_NARROW ? true                                           \
-     : (step) > HOPPER_NARROW  ? (bool)HOPPER_WGMMA                             \
-                               : WITH_STEPS || (step) == HOPPER_LAST)
+   HOPPER_NARROW only for the wgmma type pairs (f64 keeps 64 x 128), the swapped ones only where the roles swap. */
+#define HOPPER_STEP_BUILT(step)                                                     \
+    ((step) == HOPPER_SHORT          ? TYPE_PAIR == PAIR_F16_IN_OUT                 \
+     : (step) == HOPPER_NARROW       ? true                                         \
+     : (step) >= HOPPER_SWAPPED_64   ? (bool)HOPPER_SWAP                            \
+     : (step) > HOPPER_NARROW        ? (bool)HOPPER_WGMMA                           \
+                                     : WITH_STEPS || (step) == HOPPER_LAST)
 #define HOPPER_BUILT_KIND(step) (HOPPER_STEP_BUILT(step) ? (step) : HOPPER_LAST)
-#line 4426 "gemm.md"
+#line 4429 "gemm.md"
 typedef struct {
     int block_m, block_n, block_k;   /* the block tile; block_k is one 128-byte row of K */
     int consumers;                   /* warpgroups that multiply, block_m / consumers rows each */
@@ -2858,7 +2861,7 @@ typedef struct {
     int a_bytes, b_bytes;            /* one slab of each */
     int shared_bytes;                /* the stages, the barriers, the buffers, 1 KiB to align the first slab */
 } HopperTile;
-#line 4449 "gemm.md"
+#line 4452 "gemm.md"
 #define HOPPER_SHARED (227 * 1024)   /* shared memory a block of a 9.0 GPU may have */
 /* Stages that fit beside the 1 KiB of alignment: a stage is its two slabs and its two 8-byte barriers. */
 #define HOPPER_STAGES_FIT(stage_bytes) ((HOPPER_SHARED - 1024) / ((stage_bytes) + 16))
@@ -2871,10 +2874,11 @@ __host__ __device__ constexpr HopperTile hopper_tile(int step = HOPPER_LAST)
     HopperTile tile = {};
     bool small = step >= HOPPER_NARROW;   /* step 9's tiles for small M or N */
     bool tall = TYPE_PAIR == PAIR_F16_IN_OUT && step != HOPPER_SHORT && !small;   /* half accumulators: 128 rows */
-    tile.consumers = (step >= HOPPER_TWO_CONSUMERS && !small) || step == HOPPER_MEDIUM ? 2 : 1;
+    bool swapped = step == HOPPER_SWAPPED_64 || step == HOPPER_SWAPPED_128;   /* two consumers, no cluster */
+    tile.consumers = (step >= HOPPER_TWO_CONSUMERS && !small) || step == HOPPER_MEDIUM || swapped ? 2 : 1;
     tile.block_m = (tall ? 128 : 64) * tile.consumers;
-    bool n64 = step == HOPPER_NARROW_64;   /* block_n, where not 256 */
-    bool n128 = step == HOPPER_NARROW || step == HOPPER_MEDIUM;
+    bool n64 = step == HOPPER_NARROW_64 || step == HOPPER_SWAPPED_64;   /* block_n, where not 256 */
+    bool n128 = step == HOPPER_NARROW || step == HOPPER_MEDIUM || step == HOPPER_SWAPPED_128;
     bool n192 = step == HOPPER_NARROW_192;
     int columns = n64 ? 64 : n128 ? 128 : n192 ? 192 : 256;
     tile.block_n = HOPPER_WGMMA ? columns : 128;   /* f64: 64 accumulators per thread, 128 registers */
@@ -2885,7 +2889,7 @@ __host__ __device__ constexpr HopperTile hopper_tile(int step = HOPPER_LAST)
     if (small)   /* as many stages as the 227 KiB hold */
         tile.stages = HOPPER_STAGES_FIT(tile.a_bytes + tile.b_bytes);
     tile.pending = step >= HOPPER_IN_FLIGHT ? 1 : 0;
-    tile.cluster = step >= HOPPER_CLUSTER && (!small || tile.consumers == 2) ? 2 : 1;
+    tile.cluster = step >= HOPPER_CLUSTER && (!small || tile.consumers == 2) && !swapped ? 2 : 1;
     tile.share_a = small && tile.cluster > 1;   /* step 9's 128-row tiles */
     tile.cluster_m = tile.share_a ? tile.block_m : tile.block_m * tile.cluster;
     tile.cluster_n = tile.share_a ? tile.block_n * tile.cluster : tile.block_n;
@@ -2901,7 +2905,7 @@ __host__ __device__ constexpr HopperTile hopper_tile(int step = HOPPER_LAST)
     return tile;
 }
 static_assert(hopper_tile(HOPPER_STAGED).shared_bytes <= HOPPER_SHARED, "step 10's buffers fit beside its stages");
-#line 4497 "gemm.md"
+#line 4501 "gemm.md"
 __device__ static inline unsigned long long slab_descriptor(const unsigned char *slab, bool mn_major, int first,
                                                             int k_step)
 {
@@ -2913,7 +2917,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
     return operand_descriptor(slab + first * HOPPER_ROW + k_step * HOPPER_K * (int)sizeof(input_t), 16,
                               8 * HOPPER_ROW);
 }
-#line 4532 "gemm.md"
+#line 4536 "gemm.md"
 #define WGMMA_L16 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15"
 #define WGMMA_L32 WGMMA_L16 ", %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
 #define WGMMA_L48 WGMMA_L32 ", %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47"
@@ -2931,7 +2935,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
 #define WGMMA_D96(c, d, i) WGMMA_D64(c, d, i), WGMMA_D32(c, d, i + 64)
 #define WGMMA_D128(c, d, i) WGMMA_D64(c, d, i), WGMMA_D64(c, d, i + 64)
 #define WGMMA_SCALE_D(index) "{\n .reg .pred p;\n setp.ne.b32 p, %" #index ", 0;\n wgmma.mma_async.sync.aligned."
-#line 4554 "gemm.md"
+#line 4558 "gemm.md"
 #if TYPE_PAIR == PAIR_F16_IN_OUT
 #define WGMMA_TYPES "k16.f16.f16.f16"
 #elif TYPE_PAIR == PAIR_F16_IN_F32_OUT
@@ -2965,7 +2969,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
      { .reg .pred p; setp.ne.b32 p, %130, 0;
        wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {%0, ..., %127}, %128, %129, p, 1, 1, %131, %132; }
    %0 to %127 the accumulators, %128 and %129 A's and B's descriptors, %130 scale-d, %131 and %132 tA and tB. */
-#line 4593 "gemm.md"
+#line 4597 "gemm.md"
 
 #if TYPE_PAIR == PAIR_F16_IN_OUT
 typedef unsigned wgmma_acc_t;   /* two halves per register: n / 4 registers */
@@ -3012,7 +3016,7 @@ __device__ static inline void wgmma(wgmma_acc_t (&d)[WGMMA_REGS * N / 256], unsi
         WGMMA_64(d, a, b, scale);
 }
 #endif
-#line 4649 "gemm.md"
+#line 4653 "gemm.md"
 #if HOPPER_BUILT
 #define HOPPER_ASM(text) asm volatile(text ::: "memory")
 #else
@@ -3039,7 +3043,7 @@ __device__ static inline void settle(float &r) { asm volatile("" : "+f"(r)::"mem
 __device__ static inline void settle(unsigned &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(int &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(double &r) { asm volatile("" : "+d"(r)::"memory"); }
-#line 4691 "gemm.md"
+#line 4695 "gemm.md"
 /* Requests the slab k_tile of an operand from row (along M or N) mn0 on, into `slab`. */
 __device__ static inline void copy_operand(void *slab, const CUtensorMap *map, bool mn_major, int mn0, int k_tile,
                                            unsigned long long *full, unsigned short mask)
@@ -3064,7 +3068,7 @@ __device__ static inline void hopper_position(int index, int rank, const Shape *
     *m0 = row * tile.cluster_m + (tile.share_a ? 0 : rank * tile.block_m);
     *n0 = col * tile.cluster_n + (tile.share_a ? rank * tile.block_n : 0);
 }
-#line 4721 "gemm.md"
+#line 4725 "gemm.md"
 /* A block's work (from step 5, its cluster's), one piece at a time: slabs k_begin .. k_end - 1 of tile number
    `tile`. A piece is a whole tile, except in step 7's launch for the last round ("The last round"). */
 typedef struct {
@@ -3105,7 +3109,7 @@ __device__ static inline void request_stage(unsigned char *slabs, int s, unsigne
     else
         copy_operand(b_slab, b_map, HOPPER_B_MN, n0, k_tile, &full[s], 0);
 }
-#line 4766 "gemm.md"
+#line 4770 "gemm.md"
 /* Accumulator sets per consumer thread: one per 64-row wgmma (f64: one per 16-row mma.sync of a warp's 32 rows). */
 #define HOPPER_SUBTILES(step) (HOPPER_WGMMA ? hopper_tile(step).block_m / hopper_tile(step).consumers / 64 : 2)
 
@@ -3151,7 +3155,7 @@ __device__ static inline void copy_and_consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(
     }
     settle_accumulators<STEP>(d);
 }
-#line 4817 "gemm.md"
+#line 4821 "gemm.md"
 #if HOPPER_WGMMA && !HOPPER_A_REGS
 template <int STEP>
 __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HOPPER_REGS(STEP)],
@@ -3170,7 +3174,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 4851 "gemm.md"
+#line 4855 "gemm.md"
 typedef struct __align__(2 * sizeof(accum_t)) {
     accum_t value[2];
 } AccumPair;
@@ -3231,7 +3235,7 @@ __device__ static inline void store_hopper(const wgmma_acc_t (&d)[HOPPER_REGS(ST
             *destination = result;
         }
 }
-#line 4920 "gemm.md"
+#line 4924 "gemm.md"
 /* Step 2's roles (below): the producer's thread, and a consumer warpgroup's multiplication of a piece. */
 template <int STEP, bool PIECES>
 __device__ static inline void produce(unsigned char *slabs, unsigned long long *full, unsigned long long *empty,
@@ -3282,7 +3286,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
         cluster_start();   /* both blocks' barriers are ready before either copies */
     else
         __syncthreads();   /* the barriers are ready before anyone copies or waits */
-#line 4979 "gemm.md"
+#line 4983 "gemm.md"
     int rank = tile.cluster > 1 ? cluster_rank() : 0, warpgroup = threadIdx.x / 128;
     if (tile.producer && warpgroup == tile.consumers) {
         producer_registers();
@@ -3323,7 +3327,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
     }
 #endif
 }
-#line 5044 "gemm.md"
+#line 5048 "gemm.md"
 /* The producer's thread: every slab of every piece of this block, in order, through the stages. */
 template <int STEP, bool PIECES>
 __device__ static inline void produce(unsigned char *slabs, unsigned long long *full, unsigned long long *empty,
@@ -3348,7 +3352,7 @@ __device__ static inline void produce(unsigned char *slabs, unsigned long long *
             if (done >= 0)
                 barrier_wait(&empty[done % tile.stages], done / tile.stages);
 }
-#line 5075 "gemm.md"
+#line 5079 "gemm.md"
 /* A consumer is done with the slab in buffer s: one arrival on `empty` in every block of the cluster, from the
    warpgroup once its wgmmas are done, or (f64) from each warp once its lanes' loads are, as d_gemm's release_slab. */
 __device__ static inline void release_buffer(unsigned long long *empty, int cluster)
@@ -3386,7 +3390,7 @@ __device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HO
         release_buffer(&empty[previous], tile.cluster);
     settle_accumulators<STEP>(d);
 }
-#line 5206 "gemm.md"
+#line 5210 "gemm.md"
 /* The H100 and H200 SXM's dense tensor rates, TFLOP/s (TOP/s), in TYPE_PAIR's order (NVIDIA datasheets). */
 static const double HOPPER_RATED[] = {989, 989, 1979, 1979, 989, 494, 67};
 #define HOPPER_SPLIT_SECONDS 15e-6   /* what a split adds: two launches and the slots' traffic (fitted on an H200) */
@@ -3417,7 +3421,7 @@ static int hopper_whole_tiles(int step, int tiles, int clusters, int k_padded, d
     bool fill = tile.fill && hopper_fills(tile, tiles, clusters, k_padded, seconds, bandwidth);
     return split ? tiles - last : fill ? 0 : tiles;
 }
-#line 5243 "gemm.md"
+#line 5247 "gemm.md"
 /* The pieces each tile of a last round of `tiles` is cut into along K: one per cluster, at most one per slab. */
 __host__ __device__ static inline int split_parts(int clusters, int tiles, int k_tiles)
 {
@@ -3469,7 +3473,7 @@ __device__ static inline bool next_piece(int n, const Shape *shape, const LastRo
     piece->tile += last->whole;
     return found;
 }
-#line 5306 "gemm.md"
+#line 5310 "gemm.md"
 #define GATHER_THREADS 256                      /* a block of d_gather_pieces */
 #define GATHER_ELEMENTS ((int)(GATHER_THREADS * C_VECTOR))   /* of a block tile, per block: 16 bytes a thread */
 #define HOPPER_MAX_CLUSTERS GATHER_THREADS      /* the most clusters a split round is dealt to: one thread each */
@@ -3533,7 +3537,7 @@ __global__ void __launch_bounds__(GATHER_THREADS) d_gather_pieces(accum_t *__res
         result.value[j] = scale_accumulator(alpha, (accum_t)sum[j], beta, old.value[j]);
     *element = result;
 }
-#line 5388 "gemm.md"
+#line 5392 "gemm.md"
 #define HOPPER_FILL_SECONDS 100e-6   /* a shorter tile runs whole */
 #define HOPPER_BLOCK_PULL 90e9       /* step 9: bytes/s that one block reads when few run (measured on an H200) */
 #define HOPPER_SWAP_PULL 54e9        /* the same with the roles swapped (tf32, B as stored; H200) */
@@ -3562,7 +3566,7 @@ static bool hopper_fills(HopperTile tile, int tiles, int clusters, int k_padded,
         seconds = hopper_tile_bytes(tile, k_padded) / (tile.cluster * HOPPER_SWAP_PULL);
     return seconds * (1 - 1.0 / split_parts(clusters, tiles, k_padded / tile.block_k)) >= HOPPER_SPLIT_SECONDS;
 }
-#line 5450 "gemm.md"
+#line 5454 "gemm.md"
 /* One of step 9's tiles: a kind of d_gemm_hopper and its speed per flop, in percent of the 128 x 256 tile's. */
 typedef struct {
     int kind;
@@ -3576,6 +3580,8 @@ static const HopperChoice HOPPER_TILES[] = {
     {HOPPER_NARROW_64, 62},                                    /* 64 x 64 */
     {HOPPER_MEDIUM, 87},                                       /* 128 x 128, two consumers, clusters sharing A */
     {HOPPER_NARROW_192, 71},                                   /* 64 x 192 */
+    {HOPPER_SWAPPED_64, 62},                                   /* roles swapped: 128 x 64, no cluster */
+    {HOPPER_SWAPPED_128, 87},                                  /* roles swapped: 128 x 128, no cluster */
 };
 
 static Shape hopper_shape(int m, int n, int k, int step);   /* padded to the step's tiles (Running it) */
@@ -3614,7 +3620,7 @@ static int hopper_by_shape(int m, int n, int k, int sms, double bandwidth)
     }
     return best;
 }
-#line 5534 "gemm.md"
+#line 5540 "gemm.md"
 /* Step 10: store_hopper through this warp's buffer of 16 rows x STAGED_COLS, a pass per STAGED_COLS columns. The
    warp writes its pairs, then reads rows of 16-byte vectors back: a store instruction covers four whole 128-byte
    rows of C (F16_IN_OUT: eight of 64), not 8 rows x 32 bytes. Vector v of row r lies at v ^ (r mod vectors):
@@ -3654,7 +3660,7 @@ __device__ static inline void store_staged(const wgmma_acc_t (&d)[HOPPER_REGS(ST
         }
     }
 }
-#line 5619 "gemm.md"
+#line 5625 "gemm.md"
 #if !HOPPER_WGMMA || HOPPER_A_REGS
 /* The byte offset of element (mn, k) in a swizzled slab, K-major or MN-major (The swizzled layout). */
 __device__ static inline int slab_offset(bool mn_major, int mn, int k)
@@ -3679,7 +3685,7 @@ __device__ static inline void load_four(const unsigned char *slab, int mn, int t
     }
 }
 #endif
-#line 5649 "gemm.md"
+#line 5655 "gemm.md"
 #if !HOPPER_WGMMA
 /* d[i..i+3] += a x b, 16 x 8 x 16 in f64: .row.col names A's fragment by rows and B's by columns, the layout
    the thread fragments above describe; then the types of D, A, B and C. */
@@ -3720,7 +3726,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     }
 }
 #endif
-#line 5723 "gemm.md"
+#line 5729 "gemm.md"
 #if HOPPER_A_REGS
 /* tf32's wgmma of 64 x n with A from this thread's four registers a[0..3] (operands i0 .. i3) */
 #define WGMMA_A_REGS(n, list, outputs, i0, i1, i2, i3, ib, is, a, b, scale)                                 \
@@ -3779,7 +3785,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
         multiply_set<STEP, 0>(d, a_slab, b_slab, consumer, n);
 }
 #endif
-#line 5797 "gemm.md"
+#line 5803 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed. 32 x 8 threads per block, a 32 x 32 tile each (the last
    ones cut at the edges: f64's padded K is a multiple of 16). */
@@ -3814,7 +3820,7 @@ static bool hopper_prepares(int operand)   /* the problem's A or B, whichever ro
 {
     return (operand == 0) != HOPPER_SWAP ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 5841 "gemm.md"
+#line 5847 "gemm.md"
 #if IS_INTEGER   /* an int8 operand transposed first is transposed in tiles this wide along M or N */
 #define HOPPER_WHOLE_M (HOPPER_TRANSPOSE_A ? TRANSPOSE_COLS : 1)
 #define HOPPER_WHOLE_N (HOPPER_TRANSPOSE_B ? TRANSPOSE_COLS : 1)
@@ -3875,7 +3881,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, b, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 5907 "gemm.md"
+#line 5913 "gemm.md"
 static TileGeometry hopper_geometry(int step)
 {
     HopperTile hopper = hopper_tile(step);
@@ -3904,16 +3910,19 @@ static bool hopper_runs_here(const Gpu *gpu)
 static const void *const HOPPER_KERNELS[HOPPER_KINDS_END - 1] = {
     HOPPER_KERNEL(1),  HOPPER_KERNEL(2),  HOPPER_KERNEL(3),  HOPPER_KERNEL(4),  HOPPER_KERNEL(5),
     HOPPER_KERNEL(6),  HOPPER_KERNEL(7),  HOPPER_KERNEL(8),  HOPPER_KERNEL(9),  HOPPER_KERNEL(10),
-    HOPPER_KERNEL(11), HOPPER_KERNEL(12), HOPPER_KERNEL(13), HOPPER_KERNEL(14), HOPPER_KERNEL(15)};
-static_assert(HOPPER_LAST == 10 && HOPPER_LAST == HOPPER_STEPS && HOPPER_KINDS_END == 16,
+    HOPPER_KERNEL(11), HOPPER_KERNEL(12), HOPPER_KERNEL(13), HOPPER_KERNEL(14), HOPPER_KERNEL(15),
+    HOPPER_KERNEL(16), HOPPER_KERNEL(17)};
+static_assert(HOPPER_LAST == 10 && HOPPER_LAST == HOPPER_STEPS && HOPPER_KINDS_END == 18,
               "a kernel and a --kernel name for every step");
 
 /* Step 7's second launch, for the last round, and the gathering of its pieces: from step 7 on, per tile of step
    10 (steps 7 to 9 use the last step's, which have the same geometry; pieces store from registers). */
 static const void *const HOPPER_PIECES_KERNELS[HOPPER_KINDS_END - HOPPER_LAST] = {
-    HOPPER_PIECES(10), HOPPER_PIECES(11), HOPPER_PIECES(12), HOPPER_PIECES(13), HOPPER_PIECES(14), HOPPER_PIECES(15)};
+    HOPPER_PIECES(10), HOPPER_PIECES(11), HOPPER_PIECES(12), HOPPER_PIECES(13), HOPPER_PIECES(14), HOPPER_PIECES(15),
+    HOPPER_PIECES(16), HOPPER_PIECES(17)};
 static const void *const HOPPER_GATHER_KERNELS[HOPPER_KINDS_END - HOPPER_LAST] = {
-    HOPPER_GATHER(10), HOPPER_GATHER(11), HOPPER_GATHER(12), HOPPER_GATHER(13), HOPPER_GATHER(14), HOPPER_GATHER(15)};
+    HOPPER_GATHER(10), HOPPER_GATHER(11), HOPPER_GATHER(12), HOPPER_GATHER(13), HOPPER_GATHER(14), HOPPER_GATHER(15),
+    HOPPER_GATHER(16), HOPPER_GATHER(17)};
 
 static const void *hopper_pieces_kernel(int kind)
 {
@@ -3924,7 +3933,7 @@ static const void *hopper_gather_kernel(int kind)
 {
     return HOPPER_GATHER_KERNELS[kind < HOPPER_LAST ? 0 : kind - HOPPER_LAST];
 }
-#line 5962 "gemm.md"
+#line 5971 "gemm.md"
 static int hopper_kind(int kernel, int m, int n, int k, int sms, double bandwidth)
 {
     int step = hopper_step(kernel);
@@ -3956,7 +3965,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
                                             tile.shared_bytes));
     }
 }
-#line 6000 "gemm.md"
+#line 6009 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. A tile without a cluster is a
    plain grid: launched as clusters of one, a launch took 1 to 4 us longer (H100). */
 static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
@@ -4001,7 +4010,7 @@ static void setup_hopper(Run *run)
         CHECK_CUDA(cudaMemset(run->slots, 0, bytes));   /* padding rows no piece stores: the gather adds zeros */
     }
 }
-#line 6053 "gemm.md"
+#line 6062 "gemm.md"
 
 static void launch_hopper(const Run *run)
 {
@@ -4037,7 +4046,7 @@ static void launch_hopper(const Run *run)
     gather.numAttrs = 1;
     CHECK_CUDA(cudaLaunchKernelExC(&gather, hopper_gather_kernel(step), gather_arguments));
 }
-#line 6106 "gemm.md"
+#line 6115 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -4090,7 +4099,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 6163 "gemm.md"
+#line 6172 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -4127,7 +4136,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 6368 "gemm.md"
+#line 6377 "gemm.md"
 static int self_test_failures;
 
 #define H200_BANDWIDTH 4.92e12   /* bytes/s, as the GPU reports it (3201 MHz x 6144 bits x 2): and H100_BANDWIDTH */
@@ -4402,13 +4411,14 @@ static void test_hopper_tiles(void)
     int small_ok = 1;
     for (int kind = HOPPER_NARROW; kind < HOPPER_KINDS_END; kind++) {
         HopperTile tile = hopper_tile(kind);
-        small_ok &= tile.cluster == tile.consumers && tile.share_a == (tile.cluster == 2) &&
+        bool swapped = kind >= HOPPER_SWAPPED_64;   /* two consumers, no cluster */
+        small_ok &= tile.cluster == (swapped ? 1 : tile.consumers) && tile.share_a == (tile.cluster == 2) &&
                     tile.cluster_n == tile.cluster * tile.block_n && tile.memory_bound && tile.shared_bytes <= HOPPER_SHARED &&
                     HOPPER_STAGES_FIT(tile.a_bytes + tile.b_bytes) == tile.stages &&
                     tile.stages > hopper_tile(HOPPER_FILL).stages;
     }
     expect(small_ok, "hopper: step 9's small tiles fill the 227 KiB with stages, more than the 256-row cluster tiles; "
-                     "the 128-row ones share A in clusters of two");
+                     "the 128-row ones share A in clusters of two, except the swapped ones");
     if (TYPE_PAIR == PAIR_F16_IN_F32_OUT || TYPE_PAIR == PAIR_BF16_IN_F32_OUT)   /* the choices measured */
         expect(hopper_kind(KERNEL_HOPPER, 16, 4096, 4096, 132, H100_BANDWIDTH) == HOPPER_NARROW_64 &&
                    hopper_kind(KERNEL_HOPPER, 256, 4096, 14336, 132, H100_BANDWIDTH) == HOPPER_NARROW &&
@@ -4427,15 +4437,21 @@ static void test_hopper_tiles(void)
                "on an H200");
     if (TYPE_PAIR == PAIR_TF32_IN_F32_OUT && HOPPER_SWAP)   /* whole small tiles at their bytes' time: measured */
         expect(hopper_kind(KERNEL_HOPPER, 16, 4096, 4096, 132, H100_BANDWIDTH) == HOPPER_NARROW_64 &&
-                   hopper_kind(KERNEL_HOPPER, 128, 4096, 14336, 132, H100_BANDWIDTH) == HOPPER_NARROW &&
-                   hopper_whole_tiles(HOPPER_NARROW, 64, 132, 14336, H100_BANDWIDTH) == 0 &&
+                   hopper_kind(KERNEL_HOPPER, 128, 4096, 14336, 132, H200_BANDWIDTH) == HOPPER_SWAPPED_128 &&
+                   hopper_whole_tiles(HOPPER_SWAPPED_128, 32, 132, 14336, H200_BANDWIDTH) == 0 &&
                    hopper_kind(KERNEL_HOPPER, 777, 480, 8192, 132, H100_BANDWIDTH) == HOPPER_LAST &&
                    hopper_whole_tiles(HOPPER_NARROW_64, 64, 132, 4096, H200_BANDWIDTH) == 0 &&
                    hopper_whole_tiles(HOPPER_NARROW, 16, 132, 1024, H200_BANDWIDTH) == 16 &&
-                   hopper_kind(KERNEL_HOPPER, 777, 1000, 4096, 132, H200_BANDWIDTH) == HOPPER_LAST,
-               "hopper: tf32 with B as stored takes 64 x 64 tiles at 16 x 4096 x 4096, split 64 x 128 at "
-               "128 x 4096 x 14336 (two 64 x 64 columns would load B's rows twice) and split 128 x 256 at 777 x 480 x 8192 "
-               "and 777 x 1000 x 4096; it splits 64 x 64 tiles at 16 x 4096 x 4096, not 64 x 128 at K = 1024");
+                   hopper_kind(KERNEL_HOPPER, 777, 1000, 4096, 132, H200_BANDWIDTH) == HOPPER_LAST &&
+                   hopper_kind(KERNEL_HOPPER, 16, 14336, 4096, 132, H200_BANDWIDTH) == HOPPER_SWAPPED_64 &&
+                   hopper_kind(KERNEL_HOPPER, 64, 14336, 4096, 132, H200_BANDWIDTH) == HOPPER_SWAPPED_64 &&
+                   hopper_kind(KERNEL_HOPPER, 128, 14336, 4096, 132, H200_BANDWIDTH) == HOPPER_SWAPPED_128 &&
+                   hopper_kind(KERNEL_HOPPER, 16, 6144, 4096, 132, H200_BANDWIDTH) == HOPPER_NARROW_64 &&
+                   hopper_whole_tiles(HOPPER_SWAPPED_64, 112, 132, 4096, H200_BANDWIDTH) == 112,
+               "hopper: tf32 with B as stored takes 64 x 64 tiles at 16 x 4096 x 4096, split 128 x 128 without a cluster "
+               "at 128 x 4096 x 14336 (one column of tiles, B's rows loaded once) and split 128 x 256 at 777 x 480 x 8192 "
+               "and 777 x 1000 x 4096; it splits 64 x 64 tiles at 16 x 4096 x 4096, not 64 x 128 at K = 1024; "
+               "at 16 to 128 x 14336 x 4096 it takes one round of whole 128-row tiles without a cluster");
     int most = HOPPER_SWAP ? 66 : 33;   /* a quarter of the SMs' worth; with the roles swapped (tf32), half */
     expect(hopper_whole_tiles(HOPPER_NARROW, 16, 132, 14336, H100_BANDWIDTH) == 0 &&
                hopper_whole_tiles(HOPPER_NARROW, 16, 132, 1024, H100_BANDWIDTH) == 16 &&

@@ -1,6 +1,6 @@
 /* The Hopper rule's picks on the host, no GPU: out/gemm.cu's hopper_by_shape and hopper_whole_tiles for each shape
    read from stdin ("M N K" a line), on 132 SMs and the bandwidth given (bytes/s, default the H200's). One line out
-   per shape: M N K, the tile, the tiles split. Built and compared against a suite CSV by picks.sh. */
+   per shape: M N K, the tile, the tiles split, the cluster. Built and compared against a suite CSV by picks.sh. */
 #define main gemm_main
 #include GEMM_CU
 #undef main
@@ -15,7 +15,8 @@ int main(int argc, char **argv)
         Shape stored = hopper_shape(m, n, k, kind), roles = hopper_roles(&stored);
         int tiles = hopper_tiles(kind, &roles);
         int whole = hopper_whole_tiles(kind, tiles, 132 / tile.cluster, roles.k_padded, bandwidth);
-        printf("%d %d %d %dx%dx%d %d\n", m, n, k, tile.block_m, tile.block_n, tile.block_k, tiles - whole);
+        printf("%d %d %d %dx%dx%d %d c%d\n", m, n, k, tile.block_m, tile.block_n, tile.block_k, tiles - whole,
+               tile.cluster);
     }
     return 0;
 }
