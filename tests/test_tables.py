@@ -76,10 +76,11 @@ def quantities(lines):
         rows = [cells(l) for l in body if l.startswith("|") and not l.startswith("|---")][1:]
         for row in rows:
             if name in ("steps", "hopper steps"):
-                kernel = {"naive": "naive", "7": "fast", "d_gemm": "fast", "cuBLAS": "cublas",
+                kernel = {"naive": "naive", str(bench.LAST_STEP): "fast", "d_gemm": "fast", "cuBLAS": "cublas",
                           "WMMA ceiling": "peak", "ceiling": "hopper-peak"}.get(row[0])
                 if name == "hopper steps":
-                    kernel = {"7": None, "10": "hopper"}.get(row[0], kernel)   # step 10 is d_gemm_hopper
+                    # its row 7 is d_gemm_hopper's step 7, not d_gemm; its last step is d_gemm_hopper
+                    kernel = {str(bench.LAST_STEP): None, str(bench.HOPPER_STEPS): "hopper"}.get(row[0], kernel)
                 if kernel is None:
                     continue
                 for (type_pair, layouts), text in zip(STEPS_COLUMNS, row[2:]):

@@ -97,8 +97,11 @@ HOPPER_TABLE_SIZES = (8192, 4096)
 B_LAYOUT = {"0": "as stored", "1": "transposed"}
 
 
+# The last step of each kernel (steps.py's lists end there): d_gemm's is --kernel=fast, d_gemm_hopper's --kernel=hopper.
+LAST_STEP = 7
+HOPPER_STEPS = 10
 # steps CSV -> bench: the last step of each kernel is the kernel itself (hopper10 is --kernel=hopper).
-STEP_NAMES = {"naive": "naive", "step7": "fast", "hopper10": "hopper", "cublas": "cublas"}
+STEP_NAMES = {"naive": "naive", "step%d" % LAST_STEP: "fast", "hopper%d" % HOPPER_STEPS: "hopper", "cublas": "cublas"}
 
 
 def read_rows(path):

@@ -58,9 +58,9 @@ from bench import first_line, gpu_slug, parse_kv, to_float  # noqa: E402
 
 TYPE_PAIRS = ("F16_IN_F32_OUT", "BF16_IN_F32_OUT", "TF32_IN_F32_OUT", "I8_IN_I32_OUT", "F64_IN_OUT")
 TRANSPOSE_B = {"F16_IN_F32_OUT": (0, 1)}          # the other type pairs: B as stored only
-LAST_STEP = 7
+LAST_STEP = bench.LAST_STEP   # d_gemm's last step, --kernel=fast
 KERNELS = ("naive",) + tuple("step%d" % step for step in range(1, LAST_STEP + 1))
-HOPPER_STEPS = 10
+HOPPER_STEPS = bench.HOPPER_STEPS   # d_gemm_hopper's last step, --kernel=hopper
 HOPPER_KERNELS = tuple("hopper%d" % step for step in range(1, HOPPER_STEPS + 1))   # d_gemm_hopper's steps
 KERNEL_ORDER = ("peak",) + KERNELS + ("cublas",) + HOPPER_KERNELS
 TABLE_SIZE = 8192
