@@ -44,7 +44,7 @@ WORDS_PER_SECTION = {          # the sections that have a budget of their own
     "Results": 1100,
     "d_gemm: the tiled kernel": 3500,
     "The harness": 1300,
-    HOPPER_PART: 5025,   # issue 40: step 10 and its review (4700 from issue 41, 5000), then tf32's swapped tiles
+    HOPPER_PART: 5040,   # issue 40: step 10 and its review (4700 from issue 41, 5000), then tf32's swapped tiles
 }
 MAX_OPEN_CODE_BLOCK_LINES = 60
 RUN_UP_WORDS = 1200            # issue 31: the first mma_sync a reader sees comes after at most this much prose
