@@ -1949,12 +1949,26 @@ static int compare_doubles(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-/* A buffer to write over the L2 cache before each timed run; no bytes: leave the cache as it is. */
+/* A buffer to read through the L2 cache before each timed run; no bytes: leave the cache as it is. */
 typedef struct {
     void *buffer;
     size_t bytes;
+    unsigned *sink;   /* where evict_l2 writes, so that its reads are not optimized away */
 } Eviction;
-static const Eviction NO_EVICTION = {NULL, 0};
+static const Eviction NO_EVICTION = {NULL, 0, NULL};
+
+/* Reads every 16 bytes of `buffer`, so the L2 ends full of its clean lines; the dirty lines of the run before
+   are written back now, not during the next timed run. */
+__global__ void evict_l2(const uint4 *buffer, size_t count, unsigned *sink)
+{
+    unsigned folded = 0;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count; i += (size_t)gridDim.x * blockDim.x) {
+        uint4 v = buffer[i];
+        folded ^= v.x ^ v.y ^ v.z ^ v.w;
+    }
+    if (folded == 0x9E3779B9u)   /* never for the buffer's bytes (all 0x5A), which the compiler cannot know */
+        *sink = folded;
+}
 
 static Timing time_runs(void (*launch)(const void *), const void *context, int warmup, int runs,
                         const Eviction *evict)
@@ -1967,8 +1981,10 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
         launch(context);
     for (int run = 0; run < runs; run++) {
         float ms;
-        if (evict->bytes)
-            CHECK_CUDA(cudaMemsetAsync(evict->buffer, run & 0xFF, evict->bytes));
+        if (evict->bytes) {
+            evict_l2<<<1024, 256>>>((const uint4 *)evict->buffer, evict->bytes / sizeof(uint4), evict->sink);
+            CHECK_CUDA(cudaGetLastError());
+        }
         CHECK_CUDA(cudaEventRecord(start));
         launch(context);
         CHECK_CUDA(cudaEventRecord(stop));
@@ -1983,7 +1999,7 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
     free(times);
     return timing;
 }
-#line 3175 "gemm.md"
+#line 3191 "gemm.md"
 typedef struct {
     Shape shape;
     int kernel;
@@ -2012,7 +2028,7 @@ static int hopper_kind(int kernel, int m, int n, int k, int sms, double bandwidt
 static TileGeometry hopper_geometry(int step);
 static void setup_hopper(Run *run);
 static void launch_hopper(const Run *run);
-#line 3209 "gemm.md"
+#line 3225 "gemm.md"
 /* A tiled operand stored as rows x ld, viewed as panels: (element of the row, row, panel), panels `panel`
    elements apart. A box is box_panels panels of box_rows rows, each row ld_shared long: past the panel it
    reads the row's next elements into the padding, up to OVER_READ bytes past the operand's end. */
@@ -2053,7 +2069,7 @@ static void make_tensor_maps(Run *run)
                     TILE_TRANSPOSE_B ? shape->k_padded : shape->n_padded, tile.b.panel, tile.b.ld, tile.b.rows,
                     tile.b.panels, CU_TENSOR_MAP_SWIZZLE_NONE);
 }
-#line 3256 "gemm.md"
+#line 3272 "gemm.md"
 /* d_gemm's operands as it reads them: int8 operands stored the other way transposed, tf32 operands rounded. */
 static void prepare_operands(const Run *run)
 {
@@ -2102,7 +2118,7 @@ static void launch_gemm(const void *context)
     }
     CHECK_LAUNCH();
 }
-#line 3317 "gemm.md"
+#line 3333 "gemm.md"
 typedef struct {
     int available;                  /* cuBLAS has no unsigned int8 GEMM */
     cudaDataType input, output;     /* of A and B, of C */
@@ -2121,7 +2137,7 @@ static const CublasTypes CUBLAS_TYPES[] = {
     {1,           CUDA_R_64F,  CUDA_R_64F, CUBLAS_COMPUTE_64F},            /* F64_IN_OUT */
 };
 #define HAS_CUBLAS (CUBLAS_TYPES[TYPE_PAIR].available)
-#line 3338 "gemm.md"
+#line 3354 "gemm.md"
 typedef struct {
     Run run;
     cublasHandle_t handle;
@@ -2141,7 +2157,7 @@ static void launch_cublas(const void *context)
                                   cublas->run.c, types.output, shape->n_padded, types.compute,
                                   CUBLAS_GEMM_DEFAULT);
 }
-#line 3369 "gemm.md"
+#line 3385 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -2168,7 +2184,7 @@ static void write_npy(const char *prefix, const char *name, const char *descr, c
         die(EXIT_IO_ERROR, "cannot write %s: %s", path, strerror(saved));
     }
 }
-#line 3402 "gemm.md"
+#line 3418 "gemm.md"
 typedef struct {
     const char *input, *accum;   /* NumPy's type strings for A and B, and for C */
     int widen;                   /* 1: NumPy has no such type; A and B are widened, exactly, to float32 */
@@ -2204,7 +2220,7 @@ static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, 
         free(widened);
     }
 }
-#line 3446 "gemm.md"
+#line 3462 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -2299,7 +2315,7 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 3548 "gemm.md"
+#line 3564 "gemm.md"
 typedef struct {
     Shape shape;
     int verify;                                          /* VERIFY_CPU, VERIFY_GPU or VERIFY_OFF */
@@ -2322,7 +2338,7 @@ static double milliseconds_since(double start)
 {
     return (seconds_now() - start) * 1e3;
 }
-#line 3576 "gemm.md"
+#line 3592 "gemm.md"
 static Shape gemm_shape(int m, int n, int k, int tile_index, int hopper)   /* hopper: Run's */
 {
     if (hopper)
@@ -2357,7 +2373,7 @@ static void plan_memory(Gemm *gemm, const Options *options, const Gpu *gpu)
                         (options->cold_l2 ? 2.0 * gpu->properties.l2CacheSize : 0.0) +
                         (gemm->verify == VERIFY_GPU ? (double)gemm->count_c * (sizeof(exact_t) + sizeof(double)) : 0.0));
 }
-#line 3616 "gemm.md"
+#line 3632 "gemm.md"
 static void make_inputs(Gemm *gemm, const Options *options)
 {
     gemm->a = (input_t *)allocate(gemm->count_a * sizeof(input_t), "A");
@@ -2372,7 +2388,7 @@ static void make_inputs(Gemm *gemm, const Options *options)
         write_npy(options->dump_prefix, "C_in", NPY_ACCUM, gemm->c_in, gemm->shape.m, gemm->shape.n, sizeof(accum_t));
     }
 }
-#line 3636 "gemm.md"
+#line 3652 "gemm.md"
 static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2417,7 +2433,7 @@ static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
     CHECK_CUDA(cudaMemcpy(run->c, gemm->c_padded, gemm->bytes_c_padded, cudaMemcpyHostToDevice));
     gemm->h2d_ms = milliseconds_since(start);
 }
-#line 3687 "gemm.md"
+#line 3703 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -2451,7 +2467,7 @@ static void compute_reference(Gemm *gemm)
         reference_gpu(run, (exact_t)run->alpha, (exact_t)run->beta, gemm->expected, gemm->bound);
     gemm->reference_ms = milliseconds_since(start);
 }
-#line 3727 "gemm.md"
+#line 3743 "gemm.md"
 static void run_once_and_check(Gemm *gemm, const Options *options)
 {
     const Shape *shape = &gemm->shape;
@@ -2468,7 +2484,7 @@ static void run_once_and_check(Gemm *gemm, const Options *options)
     if (options->dump_prefix)
         write_npy(options->dump_prefix, "C_out", NPY_ACCUM, gemm->c_out, shape->m, shape->n, sizeof(accum_t));
 }
-#line 3750 "gemm.md"
+#line 3766 "gemm.md"
 static void time_cublas(Gemm *gemm, const Options *options, const Eviction *evict);
 
 static void time_kernels(Gemm *gemm, const Options *options)
@@ -2478,7 +2494,9 @@ static void time_kernels(Gemm *gemm, const Options *options)
         int l2_bytes = 0;
         CHECK_CUDA(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, 0));
         evict.bytes = 2 * (size_t)l2_bytes;
-        CHECK_CUDA(cudaMalloc(&evict.buffer, evict.bytes));
+        CHECK_CUDA(cudaMalloc(&evict.buffer, evict.bytes + sizeof(unsigned)));
+        CHECK_CUDA(cudaMemset(evict.buffer, 0x5A, evict.bytes));
+        evict.sink = (unsigned *)((char *)evict.buffer + evict.bytes);
     }
     gemm->timing = time_runs(launch_gemm, &gemm->run, options->warmup, options->iterations, &evict);
     if (gemm->use_cublas)
@@ -2505,7 +2523,7 @@ static void time_cublas(Gemm *gemm, const Options *options, const Eviction *evic
     CHECK_CUBLAS(cublasDestroy(cublas.handle));
     CHECK_CUDA(cudaFree(cublas.run.c));
 }
-#line 3792 "gemm.md"
+#line 3810 "gemm.md"
 #define RATE(timing, operations) ((operations) / ((timing).median_ms * 1e-3) / 1e12)
 
 /* The tile and the copy path of the kernel that ran. */
@@ -2561,7 +2579,7 @@ static void report_gemm(Report *report, const Gemm *gemm, const Options *options
     };
     report_fields(report, fields, sizeof fields / sizeof fields[0]);
 }
-#line 3854 "gemm.md"
+#line 3872 "gemm.md"
 static void print_text_report(const Report *report, const Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2613,7 +2631,7 @@ static void free_gemm(Gemm *gemm)
     for (size_t h = 0; h < sizeof host / sizeof host[0]; h++)
         free(host[h]);
 }
-#line 3909 "gemm.md"
+#line 3927 "gemm.md"
 static int run_gemm(const Options *options, const Gpu *gpu)
 {
     Gemm gemm;
@@ -2640,7 +2658,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     free_gemm(&gemm);
     return gemm.verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 3944 "gemm.md"
+#line 3962 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -2699,7 +2717,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     return 0;
 }
 /* ==== main ==== */
-#line 4012 "gemm.md"
+#line 4030 "gemm.md"
 #define MAX_SHAPES 4096
 
 /* --shapes=FILE: one "M N K" a line, blank lines and # comments skipped, each checked as the command
@@ -2749,7 +2767,7 @@ static int run_shapes(const Options *options, const Gpu *gpu, int (*shapes)[3], 
     }
     return worst;
 }
-#line 4064 "gemm.md"
+#line 4082 "gemm.md"
 static int self_test(void);   /* the appendix */
 
 int main(int argc, char **argv)
@@ -2775,7 +2793,7 @@ int main(int argc, char **argv)
     return options.shapes ? run_shapes(&options, &gpu, shapes, count) : run_gemm(&options, &gpu);
 }
 /* ==== Past WMMA: Hopper's warpgroup MMA ==== */
-#line 4340 "gemm.md"
+#line 4358 "gemm.md"
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define HOPPER_BUILT 1   /* this compilation is for sm_90a: wgmma and setmaxnreg exist */
 #else
@@ -2797,7 +2815,7 @@ __device__ static inline unsigned long long operand_descriptor(const void *start
            (unsigned long long)(leading >> 4 & 0x3FFF) << 16 |
            (unsigned long long)(stride >> 4 & 0x3FFF) << 32 | 1ull << 62;
 }
-#line 4364 "gemm.md"
+#line 4382 "gemm.md"
 /* The A and B below are roles: the kernel's A (64 rows per wgmma) and B (read by descriptor). tf32 with B as
    stored swaps them (tf32: B as stored, below): C^T = B^T A^T, B in A's role and the tile stored transposed. */
 #define HOPPER_SWAP (TYPE_PAIR == PAIR_TF32_IN_F32_OUT && !TRANSPOSE_B)
@@ -2808,7 +2826,7 @@ __device__ static inline unsigned long long operand_descriptor(const void *start
 #define HOPPER_B_MN (HOPPER_B_STORED_MN && HOPPER_MN_OK)                      /* B's role read as stored */
 #define HOPPER_TRANSPOSE_A (HOPPER_A_STORED_MN && !HOPPER_A_MN)   /* A's role transposed to K-major first */
 #define HOPPER_TRANSPOSE_B (HOPPER_B_STORED_MN && !HOPPER_B_MN)   /* B's role transposed to K-major first */
-#line 4391 "gemm.md"
+#line 4409 "gemm.md"
 enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper10 (hopper10 is --kernel=hopper's step) */
     HOPPER_ALONE = 1,          /* wgmma on swizzled slabs; one warpgroup copies and multiplies */
     HOPPER_PRODUCER,           /* a producer warpgroup copies, one consumer warpgroup multiplies */
@@ -2842,7 +2860,7 @@ enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper10 (hopper10 i
      : (step) > HOPPER_NARROW        ? (bool)HOPPER_WGMMA                           \
                                      : WITH_STEPS || (step) == HOPPER_LAST)
 #define HOPPER_BUILT_KIND(step) (HOPPER_STEP_BUILT(step) ? (step) : HOPPER_LAST)
-#line 4429 "gemm.md"
+#line 4447 "gemm.md"
 typedef struct {
     int block_m, block_n, block_k;   /* the block tile; block_k is one 128-byte row of K */
     int consumers;                   /* warpgroups that multiply, block_m / consumers rows each */
@@ -2861,7 +2879,7 @@ typedef struct {
     int a_bytes, b_bytes;            /* one slab of each */
     int shared_bytes;                /* the stages, the barriers, the buffers, 1 KiB to align the first slab */
 } HopperTile;
-#line 4452 "gemm.md"
+#line 4470 "gemm.md"
 #define HOPPER_SHARED (227 * 1024)   /* shared memory a block of a 9.0 GPU may have */
 /* Stages that fit beside the 1 KiB of alignment: a stage is its two slabs and its two 8-byte barriers. */
 #define HOPPER_STAGES_FIT(stage_bytes) ((HOPPER_SHARED - 1024) / ((stage_bytes) + 16))
@@ -2905,7 +2923,7 @@ __host__ __device__ constexpr HopperTile hopper_tile(int step = HOPPER_LAST)
     return tile;
 }
 static_assert(hopper_tile(HOPPER_STAGED).shared_bytes <= HOPPER_SHARED, "step 10's buffers fit beside its stages");
-#line 4501 "gemm.md"
+#line 4519 "gemm.md"
 __device__ static inline unsigned long long slab_descriptor(const unsigned char *slab, bool mn_major, int first,
                                                             int k_step)
 {
@@ -2917,7 +2935,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
     return operand_descriptor(slab + first * HOPPER_ROW + k_step * HOPPER_K * (int)sizeof(input_t), 16,
                               8 * HOPPER_ROW);
 }
-#line 4536 "gemm.md"
+#line 4554 "gemm.md"
 #define WGMMA_L16 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15"
 #define WGMMA_L32 WGMMA_L16 ", %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
 #define WGMMA_L48 WGMMA_L32 ", %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47"
@@ -2935,7 +2953,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
 #define WGMMA_D96(c, d, i) WGMMA_D64(c, d, i), WGMMA_D32(c, d, i + 64)
 #define WGMMA_D128(c, d, i) WGMMA_D64(c, d, i), WGMMA_D64(c, d, i + 64)
 #define WGMMA_SCALE_D(index) "{\n .reg .pred p;\n setp.ne.b32 p, %" #index ", 0;\n wgmma.mma_async.sync.aligned."
-#line 4558 "gemm.md"
+#line 4576 "gemm.md"
 #if TYPE_PAIR == PAIR_F16_IN_OUT
 #define WGMMA_TYPES "k16.f16.f16.f16"
 #elif TYPE_PAIR == PAIR_F16_IN_F32_OUT
@@ -2969,7 +2987,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
      { .reg .pred p; setp.ne.b32 p, %130, 0;
        wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {%0, ..., %127}, %128, %129, p, 1, 1, %131, %132; }
    %0 to %127 the accumulators, %128 and %129 A's and B's descriptors, %130 scale-d, %131 and %132 tA and tB. */
-#line 4597 "gemm.md"
+#line 4615 "gemm.md"
 
 #if TYPE_PAIR == PAIR_F16_IN_OUT
 typedef unsigned wgmma_acc_t;   /* two halves per register: n / 4 registers */
@@ -3016,7 +3034,7 @@ __device__ static inline void wgmma(wgmma_acc_t (&d)[WGMMA_REGS * N / 256], unsi
         WGMMA_64(d, a, b, scale);
 }
 #endif
-#line 4653 "gemm.md"
+#line 4671 "gemm.md"
 #if HOPPER_BUILT
 #define HOPPER_ASM(text) asm volatile(text ::: "memory")
 #else
@@ -3043,7 +3061,7 @@ __device__ static inline void settle(float &r) { asm volatile("" : "+f"(r)::"mem
 __device__ static inline void settle(unsigned &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(int &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(double &r) { asm volatile("" : "+d"(r)::"memory"); }
-#line 4695 "gemm.md"
+#line 4713 "gemm.md"
 /* Requests the slab k_tile of an operand from row (along M or N) mn0 on, into `slab`. */
 __device__ static inline void copy_operand(void *slab, const CUtensorMap *map, bool mn_major, int mn0, int k_tile,
                                            unsigned long long *full, unsigned short mask)
@@ -3068,7 +3086,7 @@ __device__ static inline void hopper_position(int index, int rank, const Shape *
     *m0 = row * tile.cluster_m + (tile.share_a ? 0 : rank * tile.block_m);
     *n0 = col * tile.cluster_n + (tile.share_a ? rank * tile.block_n : 0);
 }
-#line 4725 "gemm.md"
+#line 4743 "gemm.md"
 /* A block's work (from step 5, its cluster's), one piece at a time: slabs k_begin .. k_end - 1 of tile number
    `tile`. A piece is a whole tile, except in step 7's launch for the last round ("The last round"). */
 typedef struct {
@@ -3109,7 +3127,7 @@ __device__ static inline void request_stage(unsigned char *slabs, int s, unsigne
     else
         copy_operand(b_slab, b_map, HOPPER_B_MN, n0, k_tile, &full[s], 0);
 }
-#line 4770 "gemm.md"
+#line 4788 "gemm.md"
 /* Accumulator sets per consumer thread: one per 64-row wgmma (f64: one per 16-row mma.sync of a warp's 32 rows). */
 #define HOPPER_SUBTILES(step) (HOPPER_WGMMA ? hopper_tile(step).block_m / hopper_tile(step).consumers / 64 : 2)
 
@@ -3155,7 +3173,7 @@ __device__ static inline void copy_and_consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(
     }
     settle_accumulators<STEP>(d);
 }
-#line 4821 "gemm.md"
+#line 4839 "gemm.md"
 #if HOPPER_WGMMA && !HOPPER_A_REGS
 template <int STEP>
 __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HOPPER_REGS(STEP)],
@@ -3174,7 +3192,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 4855 "gemm.md"
+#line 4873 "gemm.md"
 typedef struct __align__(2 * sizeof(accum_t)) {
     accum_t value[2];
 } AccumPair;
@@ -3235,7 +3253,7 @@ __device__ static inline void store_hopper(const wgmma_acc_t (&d)[HOPPER_REGS(ST
             *destination = result;
         }
 }
-#line 4924 "gemm.md"
+#line 4942 "gemm.md"
 /* Step 2's roles (below): the producer's thread, and a consumer warpgroup's multiplication of a piece. */
 template <int STEP, bool PIECES>
 __device__ static inline void produce(unsigned char *slabs, unsigned long long *full, unsigned long long *empty,
@@ -3286,7 +3304,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
         cluster_start();   /* both blocks' barriers are ready before either copies */
     else
         __syncthreads();   /* the barriers are ready before anyone copies or waits */
-#line 4983 "gemm.md"
+#line 5001 "gemm.md"
     int rank = tile.cluster > 1 ? cluster_rank() : 0, warpgroup = threadIdx.x / 128;
     if (tile.producer && warpgroup == tile.consumers) {
         producer_registers();
@@ -3327,7 +3345,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
     }
 #endif
 }
-#line 5048 "gemm.md"
+#line 5066 "gemm.md"
 /* The producer's thread: every slab of every piece of this block, in order, through the stages. */
 template <int STEP, bool PIECES>
 __device__ static inline void produce(unsigned char *slabs, unsigned long long *full, unsigned long long *empty,
@@ -3352,7 +3370,7 @@ __device__ static inline void produce(unsigned char *slabs, unsigned long long *
             if (done >= 0)
                 barrier_wait(&empty[done % tile.stages], done / tile.stages);
 }
-#line 5079 "gemm.md"
+#line 5097 "gemm.md"
 /* A consumer is done with the slab in buffer s: one arrival on `empty` in every block of the cluster, from the
    warpgroup once its wgmmas are done, or (f64) from each warp once its lanes' loads are, as d_gemm's release_slab. */
 __device__ static inline void release_buffer(unsigned long long *empty, int cluster)
@@ -3390,7 +3408,7 @@ __device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HO
         release_buffer(&empty[previous], tile.cluster);
     settle_accumulators<STEP>(d);
 }
-#line 5210 "gemm.md"
+#line 5228 "gemm.md"
 /* The H100 and H200 SXM's dense tensor rates, TFLOP/s (TOP/s), in TYPE_PAIR's order (NVIDIA datasheets). */
 static const double HOPPER_RATED[] = {989, 989, 1979, 1979, 989, 494, 67};
 #define HOPPER_SPLIT_SECONDS 15e-6   /* what a split adds: two launches and the slots' traffic (fitted on an H200) */
@@ -3421,7 +3439,7 @@ static int hopper_whole_tiles(int step, int tiles, int clusters, int k_padded, d
     bool fill = tile.fill && hopper_fills(tile, tiles, clusters, k_padded, seconds, bandwidth);
     return split ? tiles - last : fill ? 0 : tiles;
 }
-#line 5247 "gemm.md"
+#line 5265 "gemm.md"
 /* The pieces each tile of a last round of `tiles` is cut into along K: one per cluster, at most one per slab. */
 __host__ __device__ static inline int split_parts(int clusters, int tiles, int k_tiles)
 {
@@ -3473,7 +3491,7 @@ __device__ static inline bool next_piece(int n, const Shape *shape, const LastRo
     piece->tile += last->whole;
     return found;
 }
-#line 5310 "gemm.md"
+#line 5328 "gemm.md"
 #define GATHER_THREADS 256                      /* a block of d_gather_pieces */
 #define GATHER_ELEMENTS ((int)(GATHER_THREADS * C_VECTOR))   /* of a block tile, per block: 16 bytes a thread */
 #define HOPPER_MAX_CLUSTERS GATHER_THREADS      /* the most clusters a split round is dealt to: one thread each */
@@ -3537,10 +3555,18 @@ __global__ void __launch_bounds__(GATHER_THREADS) d_gather_pieces(accum_t *__res
         result.value[j] = scale_accumulator(alpha, (accum_t)sum[j], beta, old.value[j]);
     *element = result;
 }
-#line 5392 "gemm.md"
+#line 5410 "gemm.md"
 #define HOPPER_FILL_SECONDS 100e-6   /* a shorter tile runs whole */
 #define HOPPER_BLOCK_PULL 90e9       /* step 9: bytes/s that one block reads when few run (measured on an H200) */
-#define HOPPER_SWAP_PULL 54e9        /* the same with the roles swapped (tf32, B as stored; H200) */
+#define HOPPER_SWAP_PULL 60e9        /* the same with the roles swapped (tf32, B as stored), tiles 64 wide; H200 */
+#define HOPPER_SWAP_PULL_WIDE 77e9   /* the same, tiles 128 or more wide (wgmma's N) */
+
+/* What one block of a whole small tile reads, bytes/s: with the roles swapped a block loads A's role into
+   registers, which slows it, the more so in a tile 64 wide (measured on an H200, L2 evicted by reads). */
+static double hopper_pull(HopperTile tile)
+{
+    return !HOPPER_SWAP ? HOPPER_BLOCK_PULL : tile.block_n == 64 ? HOPPER_SWAP_PULL : HOPPER_SWAP_PULL_WIDE;
+}
 
 /* Step 8 splits every tile when there are at most clusters / share of them: share 2, two pieces a tile or
    more. Step 9's small tiles, whole, read at HOPPER_BLOCK_PULL a block; they are split while they cannot draw the
@@ -3555,7 +3581,7 @@ static int hopper_fill_share(HopperTile tile, int clusters, double bandwidth)
 
 /* Whether every one of `tiles` is split: few enough for `clusters`, each `seconds` of work, at least
    HOPPER_FILL_SECONDS. With the roles swapped: as soon as the split saves HOPPER_SPLIT_SECONDS, a whole small tile
-   timed by its bytes at HOPPER_SWAP_PULL. */
+   timed by its bytes at its pull (hopper_pull). */
 static bool hopper_fills(HopperTile tile, int tiles, int clusters, int k_padded, double seconds, double bandwidth)
 {
     if (tiles * hopper_fill_share(tile, clusters, bandwidth) > clusters)
@@ -3563,10 +3589,10 @@ static bool hopper_fills(HopperTile tile, int tiles, int clusters, int k_padded,
     if (!HOPPER_SWAP)
         return seconds >= HOPPER_FILL_SECONDS;
     if (tile.memory_bound)
-        seconds = hopper_tile_bytes(tile, k_padded) / (tile.cluster * HOPPER_SWAP_PULL);
+        seconds = hopper_tile_bytes(tile, k_padded) / (tile.cluster * hopper_pull(tile));
     return seconds * (1 - 1.0 / split_parts(clusters, tiles, k_padded / tile.block_k)) >= HOPPER_SPLIT_SECONDS;
 }
-#line 5456 "gemm.md"
+#line 5482 "gemm.md"
 /* One of step 9's tiles: a kind of d_gemm_hopper and its speed per flop, in percent of the 128 x 256 tile's. */
 typedef struct {
     int kind;
@@ -3590,8 +3616,8 @@ static Shape hopper_roles(const Shape *shape);              /* M and N as the ke
 /* The tile of HOPPER_TILES whose rounds take the least time on `sms` SMs: a round is one tile per cluster, and
    takes one tile's flops at the cluster's share of the rated speed times the tile's speed; tiles that are all
    split along K (step 8) take one piece's share of a round and cost HOPPER_SPLIT_SECONDS more. Small tiles few
-   enough for step 8 to split but left whole take at least their bytes at HOPPER_BLOCK_PULL per block; with the
-   roles swapped (tf32), where a block loads A's role into registers, all whole small tiles do. On a tie, the first.
+   enough for step 8 to split but left whole take at least their bytes at their pull per block (hopper_pull); with
+   the roles swapped (tf32), where a block loads A's role into registers, all whole small tiles do. On a tie, the first.
    `bandwidth` is the GPU's memory bandwidth, bytes/s, from its memory clock and bus width (Gpu). */
 static int hopper_by_shape(int m, int n, int k, int sms, double bandwidth)
 {
@@ -3612,7 +3638,7 @@ static int hopper_by_shape(int m, int n, int k, int sms, double bandwidth)
                       (split ? HOPPER_SPLIT_SECONDS : 0);
         bool few = tiles * hopper_fill_share(tile, clusters, bandwidth) <= clusters;
         if (tile.memory_bound && !split && (few || HOPPER_SWAP))   /* whole: their bytes at the pull, each round */
-            time = fmax(time, rounds * hopper_tile_bytes(tile, padded.k_padded) / (tile.cluster * HOPPER_BLOCK_PULL));
+            time = fmax(time, rounds * hopper_tile_bytes(tile, padded.k_padded) / (tile.cluster * hopper_pull(tile)));
         if (i == 0 || time < best_time) {
             best = HOPPER_TILES[i].kind;
             best_time = time;
@@ -3620,7 +3646,7 @@ static int hopper_by_shape(int m, int n, int k, int sms, double bandwidth)
     }
     return best;
 }
-#line 5542 "gemm.md"
+#line 5567 "gemm.md"
 /* Step 10: store_hopper through this warp's buffer of 16 rows x STAGED_COLS, a pass per STAGED_COLS columns. The
    warp writes its pairs, then reads rows of 16-byte vectors back: a store instruction covers four whole 128-byte
    rows of C (F16_IN_OUT: eight of 64), not 8 rows x 32 bytes. Vector v of row r lies at v ^ (r mod vectors):
@@ -3660,7 +3686,7 @@ __device__ static inline void store_staged(const wgmma_acc_t (&d)[HOPPER_REGS(ST
         }
     }
 }
-#line 5627 "gemm.md"
+#line 5652 "gemm.md"
 #if !HOPPER_WGMMA || HOPPER_A_REGS
 /* The byte offset of element (mn, k) in a swizzled slab, K-major or MN-major (The swizzled layout). */
 __device__ static inline int slab_offset(bool mn_major, int mn, int k)
@@ -3685,7 +3711,7 @@ __device__ static inline void load_four(const unsigned char *slab, int mn, int t
     }
 }
 #endif
-#line 5657 "gemm.md"
+#line 5682 "gemm.md"
 #if !HOPPER_WGMMA
 /* d[i..i+3] += a x b, 16 x 8 x 16 in f64: .row.col names A's fragment by rows and B's by columns, the layout
    the thread fragments above describe; then the types of D, A, B and C. */
@@ -3726,7 +3752,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     }
 }
 #endif
-#line 5737 "gemm.md"
+#line 5762 "gemm.md"
 #if HOPPER_A_REGS
 /* tf32's wgmma of 64 x n with A from this thread's four registers a[0..3] (operands i0 .. i3) */
 #define WGMMA_A_REGS(n, list, outputs, i0, i1, i2, i3, ib, is, a, b, scale)                                 \
@@ -3785,7 +3811,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
         multiply_set<STEP, 0>(d, a_slab, b_slab, consumer, n);
 }
 #endif
-#line 5811 "gemm.md"
+#line 5836 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed. 32 x 8 threads per block, a 32 x 32 tile each (the last
    ones cut at the edges: f64's padded K is a multiple of 16). */
@@ -3820,7 +3846,7 @@ static bool hopper_prepares(int operand)   /* the problem's A or B, whichever ro
 {
     return (operand == 0) != HOPPER_SWAP ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 5855 "gemm.md"
+#line 5880 "gemm.md"
 #if IS_INTEGER   /* an int8 operand transposed first is transposed in tiles this wide along M or N */
 #define HOPPER_WHOLE_M (HOPPER_TRANSPOSE_A ? TRANSPOSE_COLS : 1)
 #define HOPPER_WHOLE_N (HOPPER_TRANSPOSE_B ? TRANSPOSE_COLS : 1)
@@ -3881,7 +3907,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, b, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 5921 "gemm.md"
+#line 5946 "gemm.md"
 static TileGeometry hopper_geometry(int step)
 {
     HopperTile hopper = hopper_tile(step);
@@ -3933,7 +3959,7 @@ static const void *hopper_gather_kernel(int kind)
 {
     return HOPPER_GATHER_KERNELS[kind < HOPPER_LAST ? 0 : kind - HOPPER_LAST];
 }
-#line 5979 "gemm.md"
+#line 6004 "gemm.md"
 static int hopper_kind(int kernel, int m, int n, int k, int sms, double bandwidth)
 {
     int step = hopper_step(kernel);
@@ -3965,7 +3991,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
                                             tile.shared_bytes));
     }
 }
-#line 6017 "gemm.md"
+#line 6042 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. A tile without a cluster is a
    plain grid: launched as clusters of one, a launch took 1 to 4 us longer (H100). */
 static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
@@ -4010,7 +4036,7 @@ static void setup_hopper(Run *run)
         CHECK_CUDA(cudaMemset(run->slots, 0, bytes));   /* padding rows no piece stores: the gather adds zeros */
     }
 }
-#line 6070 "gemm.md"
+#line 6095 "gemm.md"
 
 static void launch_hopper(const Run *run)
 {
@@ -4046,7 +4072,7 @@ static void launch_hopper(const Run *run)
     gather.numAttrs = 1;
     CHECK_CUDA(cudaLaunchKernelExC(&gather, hopper_gather_kernel(step), gather_arguments));
 }
-#line 6123 "gemm.md"
+#line 6148 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -4099,7 +4125,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 6180 "gemm.md"
+#line 6205 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -4136,7 +4162,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 6384 "gemm.md"
+#line 6409 "gemm.md"
 static int self_test_failures;
 
 #define H200_BANDWIDTH 4.92e12   /* bytes/s, as the GPU reports it (3201 MHz x 6144 bits x 2): and H100_BANDWIDTH */
@@ -4446,12 +4472,16 @@ static void test_hopper_tiles(void)
                    hopper_kind(KERNEL_HOPPER, 16, 14336, 4096, 132, H200_BANDWIDTH) == HOPPER_SWAPPED_64 &&
                    hopper_kind(KERNEL_HOPPER, 64, 14336, 4096, 132, H200_BANDWIDTH) == HOPPER_SWAPPED_64 &&
                    hopper_kind(KERNEL_HOPPER, 128, 14336, 4096, 132, H200_BANDWIDTH) == HOPPER_SWAPPED_128 &&
-                   hopper_kind(KERNEL_HOPPER, 16, 6144, 4096, 132, H200_BANDWIDTH) == HOPPER_NARROW_64 &&
+                   hopper_kind(KERNEL_HOPPER, 16, 6144, 4096, 132, H200_BANDWIDTH) == HOPPER_SWAPPED_64 &&
+                   hopper_whole_tiles(HOPPER_SWAPPED_64, 48, 132, 4096, H200_BANDWIDTH) == 0 &&
+                   hopper_kind(KERNEL_HOPPER, 128, 4096, 4096, 132, H200_BANDWIDTH) == HOPPER_SWAPPED_128 &&
+                   hopper_whole_tiles(HOPPER_SWAPPED_128, 32, 132, 4096, H200_BANDWIDTH) == 0 &&
                    hopper_whole_tiles(HOPPER_SWAPPED_64, 112, 132, 4096, H200_BANDWIDTH) == 112,
                "hopper: tf32 with B as stored takes 64 x 64 tiles at 16 x 4096 x 4096, split 128 x 128 without a cluster "
                "at 128 x 4096 x 14336 (one column of tiles, B's rows loaded once) and split 128 x 256 at 777 x 480 x 8192 "
                "and 777 x 1000 x 4096; it splits 64 x 64 tiles at 16 x 4096 x 4096, not 64 x 128 at K = 1024; "
-               "at 16 to 128 x 14336 x 4096 it takes one round of whole 128-row tiles without a cluster");
+               "at 16 to 128 x 14336 x 4096 it takes one round of whole 128-row tiles without a cluster, and split "
+               "ones at 16 x 6144 x 4096 (128 x 64) and 128 x 4096 x 4096 (128 x 128)");
     int most = HOPPER_SWAP ? 66 : 33;   /* a quarter of the SMs' worth; with the roles swapped (tf32), half */
     expect(hopper_whole_tiles(HOPPER_NARROW, 16, 132, 14336, H100_BANDWIDTH) == 0 &&
                hopper_whole_tiles(HOPPER_NARROW, 16, 132, 1024, H100_BANDWIDTH) == 16 &&

@@ -1122,6 +1122,15 @@ class Tester:
             return [] if kv.get("cublas_rate") == "na" else ["cublas_rate=%s, want na" % kv.get("cublas_rate")]
         self.expect_exit(default, "--cublas 512^3", ["--cublas", "--format=kv", "--iterations=2", "--warmup=1",
                                                       "512", "512", "512"], 0, check=cublas_numeric)
+
+        def cold_l2_ran(outcome):   # evict_l2 ran before each timed run of both, and the result still passed
+            kv = parse_kv(outcome.stdout) or {}
+            wrong = [] if kv.get("cold_l2") == "1" else ["cold_l2=%s, want 1" % kv.get("cold_l2")]
+            wrong += [] if kv.get("result") == "pass" else ["result=%s" % kv.get("result")]
+            return wrong + cublas_numeric(outcome)
+        self.expect_exit(default, "--cold-l2 --cublas 300x200x100", ["--cold-l2", "--cublas", "--format=kv",
+                                                                    "--iterations=3", "--warmup=1", "300", "200",
+                                                                    "100"], 0, check=cold_l2_ran)
         if unsigned.type == "U8_IN_I32_OUT":
             self.expect_exit(unsigned, "--cublas on U8 (na)", ["--cublas", "--format=kv"] + quiet + ["256", "256", "256"],
                              0, check=cublas_na)
