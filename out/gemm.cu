@@ -1957,7 +1957,7 @@ typedef struct {
 } Eviction;
 static const Eviction NO_EVICTION = {NULL, 0, NULL};
 
-/* Reads every 16 bytes of `buffer`, so the L2 ends full of its clean lines; the dirty lines of the run before
+/* Reads all of `buffer`, 16 bytes a load, so the L2 ends full of its clean lines; the dirty lines of the run before
    are written back now, not during the next timed run. */
 __global__ void evict_l2(const uint4 *buffer, size_t count, unsigned *sink)
 {
@@ -3557,21 +3557,25 @@ __global__ void __launch_bounds__(GATHER_THREADS) d_gather_pieces(accum_t *__res
 }
 #line 5410 "gemm.md"
 #define HOPPER_FILL_SECONDS 100e-6   /* a shorter tile runs whole */
-#define HOPPER_BLOCK_PULL 90e9       /* step 9: bytes/s that one block reads when few run (measured on an H200) */
+#define HOPPER_BLOCK_PULL 90e9       /* step 9: bytes/s that one block of a 64-wide tile reads when few run; H200 */
+#define HOPPER_PULL_PER_64 30e9      /* and each 64 columns more (64 x 128: 120e9); fitted on forced tiles, H200 */
 #define HOPPER_SWAP_PULL 60e9        /* the same with the roles swapped (tf32, B as stored), tiles 64 wide; H200 */
-#define HOPPER_SWAP_PULL_WIDE 77e9   /* the same, tiles 128 or more wide (wgmma's N) */
+#define HOPPER_SWAP_PULL_WIDE 77e9   /* the same, tiles wider than 64 (wgmma's N) */
 
-/* What one block of a whole small tile reads, bytes/s: with the roles swapped a block loads A's role into
-   registers, which slows it, the more so in a tile 64 wide (measured on an H200, L2 evicted by reads). */
+/* What one block of a whole small tile reads, bytes/s. A wider tile's stage holds more bytes for each wait on a
+   barrier, so it reads more. With the roles swapped a block loads A's role into registers, which slows it, the
+   more so in a tile 64 wide (measured on an H200, L2 evicted by reads). */
 static double hopper_pull(HopperTile tile)
 {
-    return !HOPPER_SWAP ? HOPPER_BLOCK_PULL : tile.block_n == 64 ? HOPPER_SWAP_PULL : HOPPER_SWAP_PULL_WIDE;
+    if (HOPPER_SWAP)
+        return tile.block_n == 64 ? HOPPER_SWAP_PULL : HOPPER_SWAP_PULL_WIDE;
+    return HOPPER_BLOCK_PULL + HOPPER_PULL_PER_64 * (tile.block_n / 64 - 1);
 }
 
 /* Step 8 splits every tile when there are at most clusters / share of them: share 2, two pieces a tile or
    more. Step 9's small tiles, whole, read at HOPPER_BLOCK_PULL a block; they are split while they cannot draw the
    memory's bandwidth: share is the pull over an SM's share of the bandwidth, rounded (H100 4, H200 2; with the
-   roles swapped, 2). */
+   roles swapped, 2). One pull for every width, the narrowest's, so that the shares stay as measured. */
 static int hopper_fill_share(HopperTile tile, int clusters, double bandwidth)
 {
     double pull = HOPPER_SWAP ? HOPPER_SWAP_PULL : HOPPER_BLOCK_PULL;
@@ -3592,7 +3596,7 @@ static bool hopper_fills(HopperTile tile, int tiles, int clusters, int k_padded,
         seconds = hopper_tile_bytes(tile, k_padded) / (tile.cluster * hopper_pull(tile));
     return seconds * (1 - 1.0 / split_parts(clusters, tiles, k_padded / tile.block_k)) >= HOPPER_SPLIT_SECONDS;
 }
-#line 5482 "gemm.md"
+#line 5492 "gemm.md"
 /* One of step 9's tiles: a kind of d_gemm_hopper and its speed per flop, in percent of the 128 x 256 tile's. */
 typedef struct {
     int kind;
@@ -3615,14 +3619,16 @@ static Shape hopper_roles(const Shape *shape);              /* M and N as the ke
 
 /* The tile of HOPPER_TILES whose rounds take the least time on `sms` SMs: a round is one tile per cluster, and
    takes one tile's flops at the cluster's share of the rated speed times the tile's speed; tiles that are all
-   split along K (step 8) take one piece's share of a round and cost HOPPER_SPLIT_SECONDS more. Small tiles few
-   enough for step 8 to split but left whole take at least their bytes at their pull per block (hopper_pull); with
-   the roles swapped (tf32), where a block loads A's role into registers, all whole small tiles do. On a tie, the first.
-   `bandwidth` is the GPU's memory bandwidth, bytes/s, from its memory clock and bus width (Gpu). */
+   split along K (step 8) take one piece's share of a round. Small tiles left whole take at least their bytes at
+   their pull per block (hopper_pull), each round. No tile beats reading A and B once at the bandwidth, and a split
+   costs HOPPER_SPLIT_SECONDS on top. With the roles swapped (tf32) there is no such floor: its pulls were fitted
+   without one. On a tie, the tile with the shorter rounds, then the first. `bandwidth` is the GPU's memory
+   bandwidth, bytes/s, from its memory clock and bus width (Gpu). */
 static int hopper_by_shape(int m, int n, int k, int sms, double bandwidth)
 {
     int best = HOPPER_LAST;
-    double best_time = 0;
+    double best_total = 0, best_time = 0;
+    double once = (double)(m + n) * k * sizeof(input_t) / bandwidth;   /* unpadded, the same for every tile */
     for (int i = 0; i < (int)(sizeof HOPPER_TILES / sizeof HOPPER_TILES[0]); i++) {
         if (!HOPPER_STEP_BUILT(HOPPER_TILES[i].kind))
             continue;
@@ -3634,19 +3640,20 @@ static int hopper_by_shape(int m, int n, int k, int sms, double bandwidth)
         double rounds = split ? 1.0 / split_parts(clusters, tiles, padded.k_padded / tile.block_k)   /* a piece */
                               : (double)((tiles + clusters - 1) / clusters);
         double flops = 2.0 * tile.cluster_m * tile.cluster_n * padded.k_padded;   /* one cluster tile */
-        double time = rounds * flops / (HOPPER_RATED[TYPE_PAIR] * 1e12 / clusters * HOPPER_TILES[i].speed / 100) +
-                      (split ? HOPPER_SPLIT_SECONDS : 0);
-        bool few = tiles * hopper_fill_share(tile, clusters, bandwidth) <= clusters;
-        if (tile.memory_bound && !split && (few || HOPPER_SWAP))   /* whole: their bytes at the pull, each round */
+        double time = rounds * flops / (HOPPER_RATED[TYPE_PAIR] * 1e12 / clusters * HOPPER_TILES[i].speed / 100);
+        if (tile.memory_bound && !split)   /* whole: their bytes at the pull, each round */
             time = fmax(time, rounds * hopper_tile_bytes(tile, padded.k_padded) / (tile.cluster * hopper_pull(tile)));
-        if (i == 0 || time < best_time) {
+        double total = (tile.memory_bound && !HOPPER_SWAP ? fmax(time, once) : time) +   /* A and B read once */
+                       (split ? HOPPER_SPLIT_SECONDS : 0);
+        if (i == 0 || total < best_total || (total == best_total && time < best_time)) {
             best = HOPPER_TILES[i].kind;
+            best_total = total;
             best_time = time;
         }
     }
     return best;
 }
-#line 5567 "gemm.md"
+#line 5580 "gemm.md"
 /* Step 10: store_hopper through this warp's buffer of 16 rows x STAGED_COLS, a pass per STAGED_COLS columns. The
    warp writes its pairs, then reads rows of 16-byte vectors back: a store instruction covers four whole 128-byte
    rows of C (F16_IN_OUT: eight of 64), not 8 rows x 32 bytes. Vector v of row r lies at v ^ (r mod vectors):
@@ -3686,7 +3693,7 @@ __device__ static inline void store_staged(const wgmma_acc_t (&d)[HOPPER_REGS(ST
         }
     }
 }
-#line 5652 "gemm.md"
+#line 5665 "gemm.md"
 #if !HOPPER_WGMMA || HOPPER_A_REGS
 /* The byte offset of element (mn, k) in a swizzled slab, K-major or MN-major (The swizzled layout). */
 __device__ static inline int slab_offset(bool mn_major, int mn, int k)
@@ -3711,7 +3718,7 @@ __device__ static inline void load_four(const unsigned char *slab, int mn, int t
     }
 }
 #endif
-#line 5682 "gemm.md"
+#line 5695 "gemm.md"
 #if !HOPPER_WGMMA
 /* d[i..i+3] += a x b, 16 x 8 x 16 in f64: .row.col names A's fragment by rows and B's by columns, the layout
    the thread fragments above describe; then the types of D, A, B and C. */
@@ -3752,7 +3759,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     }
 }
 #endif
-#line 5762 "gemm.md"
+#line 5775 "gemm.md"
 #if HOPPER_A_REGS
 /* tf32's wgmma of 64 x n with A from this thread's four registers a[0..3] (operands i0 .. i3) */
 #define WGMMA_A_REGS(n, list, outputs, i0, i1, i2, i3, ib, is, a, b, scale)                                 \
@@ -3811,7 +3818,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
         multiply_set<STEP, 0>(d, a_slab, b_slab, consumer, n);
 }
 #endif
-#line 5836 "gemm.md"
+#line 5849 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed. 32 x 8 threads per block, a 32 x 32 tile each (the last
    ones cut at the edges: f64's padded K is a multiple of 16). */
@@ -3846,7 +3853,7 @@ static bool hopper_prepares(int operand)   /* the problem's A or B, whichever ro
 {
     return (operand == 0) != HOPPER_SWAP ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 5880 "gemm.md"
+#line 5893 "gemm.md"
 #if IS_INTEGER   /* an int8 operand transposed first is transposed in tiles this wide along M or N */
 #define HOPPER_WHOLE_M (HOPPER_TRANSPOSE_A ? TRANSPOSE_COLS : 1)
 #define HOPPER_WHOLE_N (HOPPER_TRANSPOSE_B ? TRANSPOSE_COLS : 1)
@@ -3907,7 +3914,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, b, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 5946 "gemm.md"
+#line 5959 "gemm.md"
 static TileGeometry hopper_geometry(int step)
 {
     HopperTile hopper = hopper_tile(step);
@@ -3959,7 +3966,7 @@ static const void *hopper_gather_kernel(int kind)
 {
     return HOPPER_GATHER_KERNELS[kind < HOPPER_LAST ? 0 : kind - HOPPER_LAST];
 }
-#line 6004 "gemm.md"
+#line 6017 "gemm.md"
 static int hopper_kind(int kernel, int m, int n, int k, int sms, double bandwidth)
 {
     int step = hopper_step(kernel);
@@ -3991,7 +3998,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
                                             tile.shared_bytes));
     }
 }
-#line 6042 "gemm.md"
+#line 6055 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. A tile without a cluster is a
    plain grid: launched as clusters of one, a launch took 1 to 4 us longer (H100). */
 static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
@@ -4036,7 +4043,7 @@ static void setup_hopper(Run *run)
         CHECK_CUDA(cudaMemset(run->slots, 0, bytes));   /* padding rows no piece stores: the gather adds zeros */
     }
 }
-#line 6095 "gemm.md"
+#line 6108 "gemm.md"
 
 static void launch_hopper(const Run *run)
 {
@@ -4072,7 +4079,7 @@ static void launch_hopper(const Run *run)
     gather.numAttrs = 1;
     CHECK_CUDA(cudaLaunchKernelExC(&gather, hopper_gather_kernel(step), gather_arguments));
 }
-#line 6148 "gemm.md"
+#line 6161 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -4125,7 +4132,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 6205 "gemm.md"
+#line 6218 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -4162,7 +4169,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 6409 "gemm.md"
+#line 6423 "gemm.md"
 static int self_test_failures;
 
 #define H200_BANDWIDTH 4.92e12   /* bytes/s, as the GPU reports it (3201 MHz x 6144 bits x 2): and H100_BANDWIDTH */
@@ -4452,15 +4459,16 @@ static void test_hopper_tiles(void)
                    hopper_kind(KERNEL_HOPPER, 256, 6144, 4096, 132, H100_BANDWIDTH) == HOPPER_NARROW_192 &&
                    hopper_kind(KERNEL_HOPPER, 256, 8192, 28672, 132, H100_BANDWIDTH) == HOPPER_LAST &&
                    hopper_whole_tiles(HOPPER_LAST, 32, 66, 28672, H100_BANDWIDTH) == 0 &&
-                   hopper_kind(KERNEL_HOPPER, 16, 2048, 8192, 132, H100_BANDWIDTH) == HOPPER_NARROW &&
+                   hopper_kind(KERNEL_HOPPER, 16, 2048, 8192, 132, H100_BANDWIDTH) == HOPPER_NARROW_64 &&
                    hopper_whole_tiles(HOPPER_NARROW, 16, 132, 8192, H100_BANDWIDTH) == 0 &&
                    hopper_kind(KERNEL_HOPPER, 16, 4096, 14336, 132, H100_BANDWIDTH) == HOPPER_NARROW_64 &&
                    hopper_kind(KERNEL_HOPPER, 16, 4096, 14336, 132, H200_BANDWIDTH) == HOPPER_NARROW &&
-                   hopper_whole_tiles(HOPPER_NARROW, 32, 132, 14336, H200_BANDWIDTH) == 0,
+                   hopper_whole_tiles(HOPPER_NARROW, 32, 132, 14336, H200_BANDWIDTH) == 0 &&
+                   hopper_kind(KERNEL_HOPPER, 128, 4096, 14336, 132, H200_BANDWIDTH) == HOPPER_MEDIUM,
                "hopper: step 9 takes 64 x 64 tiles at 16 x 4096 x 4096, 64 x 128 at 256 x 4096 x 14336, 128 x 128 "
-               "at 256 x 8192 x 8192, 64 x 192 at 256 x 6144 x 4096, split 128 x 256 at 256 x 8192 x 28672 and "
-               "split 64 x 128 at 16 x 2048 x 8192; at 16 x 4096 x 14336 whole 64 x 64 on an H100, split 64 x 128 "
-               "on an H200");
+               "at 256 x 8192 x 8192, 64 x 192 at 256 x 6144 x 4096, split 128 x 256 at 256 x 8192 x 28672, "
+               "64 x 64 at 16 x 2048 x 8192 (64 x 128 would split); at 16 x 4096 x 14336 whole 64 x 64 on an H100, "
+               "split 64 x 128 on an H200; split 128 x 128 at 128 x 4096 x 14336 on an H200");
     if (TYPE_PAIR == PAIR_TF32_IN_F32_OUT && HOPPER_SWAP)   /* whole small tiles at their bytes' time: measured */
         expect(hopper_kind(KERNEL_HOPPER, 16, 4096, 4096, 132, H100_BANDWIDTH) == HOPPER_NARROW_64 &&
                    hopper_kind(KERNEL_HOPPER, 128, 4096, 14336, 132, H200_BANDWIDTH) == HOPPER_SWAPPED_128 &&
