@@ -130,6 +130,16 @@ class ArchSpellings(unittest.TestCase):
             self.assertEqual(self.gencode("ARCH=" + spelling), want, spelling)
         self.assertEqual(self.gencode("ARCH=90a"), want, "90a: the same; its PTX is plain compute_90's")
 
+    def test_the_maps_build_line_is_makes(self):
+        """The map atop out/gemm.cu spells the nvcc command of `make ARCH=90`: its -gencode pairs, so that a
+        reader who builds by hand gets the sm_90a code d_gemm_hopper needs."""
+        with open(os.path.join(ROOT, "gemm.md"), encoding="utf-8") as handle:
+            line = next(l for l in handle if l.lstrip(" *").startswith("nvcc -O3 "))
+        words = line.split()
+        pairs = [words[i] + " " + words[i + 1] for i, w in enumerate(words[:-1]) if w == "-gencode"]
+        want = self.gencode("ARCH=90")
+        self.assertEqual(pairs, [want[i] + " " + want[i + 1] for i in range(0, len(want), 2)], line.strip())
+
     def test_ptx_only(self):
         self.assertEqual(self.gencode("ARCH=compute_80"), ["-gencode", "arch=compute_80,code=compute_80"])
 
