@@ -2794,7 +2794,7 @@ int main(int argc, char **argv)
     return options.shapes ? run_shapes(&options, &gpu, shapes, count) : run_gemm(&options, &gpu);
 }
 /* ==== Past WMMA: Hopper's warpgroup MMA ==== */
-#line 4364 "gemm.md"
+#line 4365 "gemm.md"
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define HOPPER_BUILT 1   /* this compilation is for sm_90a: wgmma and setmaxnreg exist */
 #else
@@ -2816,7 +2816,7 @@ __device__ static inline unsigned long long operand_descriptor(const void *start
            (unsigned long long)(leading >> 4 & 0x3FFF) << 16 |
            (unsigned long long)(stride >> 4 & 0x3FFF) << 32 | 1ull << 62;
 }
-#line 4388 "gemm.md"
+#line 4389 "gemm.md"
 /* The A and B below are roles: the kernel's A (64 rows per wgmma) and B (read by descriptor). tf32 with B as
    stored swaps them (tf32: B as stored, below): C^T = B^T A^T, B in A's role and the tile stored transposed. */
 #define HOPPER_SWAP (TYPE_PAIR == PAIR_TF32_IN_F32_OUT && !TRANSPOSE_B)
@@ -2827,7 +2827,7 @@ __device__ static inline unsigned long long operand_descriptor(const void *start
 #define HOPPER_B_MN (HOPPER_B_STORED_MN && HOPPER_MN_OK)                      /* B's role read as stored */
 #define HOPPER_TRANSPOSE_A (HOPPER_A_STORED_MN && !HOPPER_A_MN)   /* A's role transposed to K-major first */
 #define HOPPER_TRANSPOSE_B (HOPPER_B_STORED_MN && !HOPPER_B_MN)   /* B's role transposed to K-major first */
-#line 4415 "gemm.md"
+#line 4416 "gemm.md"
 enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper10 (hopper10 is --kernel=hopper's step) */
     HOPPER_ALONE = 1,          /* wgmma on swizzled slabs; one warpgroup copies and multiplies */
     HOPPER_PRODUCER,           /* a producer warpgroup copies, one consumer warpgroup multiplies */
@@ -2861,7 +2861,7 @@ enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper10 (hopper10 i
      : (step) > HOPPER_NARROW        ? (bool)HOPPER_WGMMA                           \
                                      : WITH_STEPS || (step) == HOPPER_LAST)
 #define HOPPER_BUILT_KIND(step) (HOPPER_STEP_BUILT(step) ? (step) : HOPPER_LAST)
-#line 4453 "gemm.md"
+#line 4454 "gemm.md"
 typedef struct {
     int block_m, block_n, block_k;   /* the block tile; block_k is one 128-byte row of K */
     int consumers;                   /* warpgroups that multiply, block_m / consumers rows each */
@@ -2880,7 +2880,7 @@ typedef struct {
     int a_bytes, b_bytes;            /* one slab of each */
     int shared_bytes;                /* the stages, the barriers, the buffers, 1 KiB to align the first slab */
 } HopperTile;
-#line 4476 "gemm.md"
+#line 4477 "gemm.md"
 #define HOPPER_SHARED (227 * 1024)   /* shared memory a block of a 9.0 GPU may have */
 /* Stages that fit beside the 1 KiB of alignment: a stage is its two slabs and its two 8-byte barriers. */
 #define HOPPER_STAGES_FIT(stage_bytes) ((HOPPER_SHARED - 1024) / ((stage_bytes) + 16))
@@ -2924,7 +2924,7 @@ __host__ __device__ constexpr HopperTile hopper_tile(int step = HOPPER_LAST)
     return tile;
 }
 static_assert(hopper_tile(HOPPER_STAGED).shared_bytes <= HOPPER_SHARED, "step 10's buffers fit beside its stages");
-#line 4525 "gemm.md"
+#line 4526 "gemm.md"
 __device__ static inline unsigned long long slab_descriptor(const unsigned char *slab, bool mn_major, int first,
                                                             int k_step)
 {
@@ -2936,7 +2936,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
     return operand_descriptor(slab + first * HOPPER_ROW + k_step * HOPPER_K * (int)sizeof(input_t), 16,
                               8 * HOPPER_ROW);
 }
-#line 4560 "gemm.md"
+#line 4561 "gemm.md"
 #define WGMMA_L16 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15"
 #define WGMMA_L32 WGMMA_L16 ", %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
 #define WGMMA_L48 WGMMA_L32 ", %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47"
@@ -2954,7 +2954,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
 #define WGMMA_D96(c, d, i) WGMMA_D64(c, d, i), WGMMA_D32(c, d, i + 64)
 #define WGMMA_D128(c, d, i) WGMMA_D64(c, d, i), WGMMA_D64(c, d, i + 64)
 #define WGMMA_SCALE_D(index) "{\n .reg .pred p;\n setp.ne.b32 p, %" #index ", 0;\n wgmma.mma_async.sync.aligned."
-#line 4582 "gemm.md"
+#line 4583 "gemm.md"
 #if TYPE_PAIR == PAIR_F16_IN_OUT
 #define WGMMA_TYPES "k16.f16.f16.f16"
 #elif TYPE_PAIR == PAIR_F16_IN_F32_OUT
@@ -2988,7 +2988,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
      { .reg .pred p; setp.ne.b32 p, %130, 0;
        wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {%0, ..., %127}, %128, %129, p, 1, 1, %131, %132; }
    %0 to %127 the accumulators, %128 and %129 A's and B's descriptors, %130 scale-d, %131 and %132 tA and tB. */
-#line 4621 "gemm.md"
+#line 4622 "gemm.md"
 
 #if TYPE_PAIR == PAIR_F16_IN_OUT
 typedef unsigned wgmma_acc_t;   /* two halves per register: n / 4 registers */
@@ -3035,7 +3035,7 @@ __device__ static inline void wgmma(wgmma_acc_t (&d)[WGMMA_REGS * N / 256], unsi
         WGMMA_64(d, a, b, scale);
 }
 #endif
-#line 4677 "gemm.md"
+#line 4678 "gemm.md"
 #if HOPPER_BUILT
 #define HOPPER_ASM(text) asm volatile(text ::: "memory")
 #else
@@ -3062,7 +3062,7 @@ __device__ static inline void settle(float &r) { asm volatile("" : "+f"(r)::"mem
 __device__ static inline void settle(unsigned &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(int &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(double &r) { asm volatile("" : "+d"(r)::"memory"); }
-#line 4719 "gemm.md"
+#line 4720 "gemm.md"
 /* Requests the slab k_tile of an operand from row (along M or N) mn0 on, into `slab`. */
 __device__ static inline void copy_operand(void *slab, const CUtensorMap *map, bool mn_major, int mn0, int k_tile,
                                            unsigned long long *full, unsigned short mask)
@@ -3087,7 +3087,7 @@ __device__ static inline void hopper_position(int index, int rank, const Shape *
     *m0 = row * tile.cluster_m + (tile.share_a ? 0 : rank * tile.block_m);
     *n0 = col * tile.cluster_n + (tile.share_a ? rank * tile.block_n : 0);
 }
-#line 4749 "gemm.md"
+#line 4750 "gemm.md"
 /* A block's work (from step 5, its cluster's), one piece at a time: slabs k_begin .. k_end - 1 of tile number
    `tile`. A piece is a whole tile, except in step 7's launch for the last round ("The last round"). */
 typedef struct {
@@ -3128,7 +3128,7 @@ __device__ static inline void request_stage(unsigned char *slabs, int s, unsigne
     else
         copy_operand(b_slab, b_map, HOPPER_B_MN, n0, k_tile, &full[s], 0);
 }
-#line 4794 "gemm.md"
+#line 4795 "gemm.md"
 /* Accumulator sets per consumer thread: one per 64-row wgmma (f64: one per 16-row mma.sync of a warp's 32 rows). */
 #define HOPPER_SUBTILES(step) (HOPPER_WGMMA ? hopper_tile(step).block_m / hopper_tile(step).consumers / 64 : 2)
 
@@ -3174,7 +3174,7 @@ __device__ static inline void copy_and_consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(
     }
     settle_accumulators<STEP>(d);
 }
-#line 4845 "gemm.md"
+#line 4846 "gemm.md"
 #if HOPPER_WGMMA && !HOPPER_A_REGS
 template <int STEP>
 __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HOPPER_REGS(STEP)],
@@ -3193,7 +3193,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     wgmma_commit();
 }
 #endif
-#line 4879 "gemm.md"
+#line 4880 "gemm.md"
 typedef struct __align__(2 * sizeof(accum_t)) {
     accum_t value[2];
 } AccumPair;
@@ -3254,7 +3254,7 @@ __device__ static inline void store_hopper(const wgmma_acc_t (&d)[HOPPER_REGS(ST
             *destination = result;
         }
 }
-#line 4954 "gemm.md"
+#line 4955 "gemm.md"
 /* Step 2's roles (below): the producer's thread, and a consumer warpgroup's multiplication of a piece. */
 template <int STEP, bool PIECES>
 __device__ static inline void produce(unsigned char *slabs, unsigned long long *full, unsigned long long *empty,
@@ -3305,7 +3305,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
         cluster_start();   /* both blocks' barriers are ready before either copies */
     else
         __syncthreads();   /* the barriers are ready before anyone copies or waits */
-#line 5013 "gemm.md"
+#line 5014 "gemm.md"
     int rank = tile.cluster > 1 ? cluster_rank() : 0, warpgroup = threadIdx.x / 128;
     if (tile.producer && warpgroup == tile.consumers) {
         producer_registers();
@@ -3346,7 +3346,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
     }
 #endif
 }
-#line 5078 "gemm.md"
+#line 5079 "gemm.md"
 /* The producer's thread: every slab of every piece of this block, in order, through the stages. */
 template <int STEP, bool PIECES>
 __device__ static inline void produce(unsigned char *slabs, unsigned long long *full, unsigned long long *empty,
@@ -3371,7 +3371,7 @@ __device__ static inline void produce(unsigned char *slabs, unsigned long long *
             if (done >= 0)
                 barrier_wait(&empty[done % tile.stages], done / tile.stages);
 }
-#line 5112 "gemm.md"
+#line 5113 "gemm.md"
 /* A consumer is done with the slab in buffer s: one arrival on `empty` in every block of the cluster, from the
    warpgroup once its wgmmas are done, or (f64) from each warp once its lanes' loads are, as d_gemm's release_slab. */
 __device__ static inline void release_buffer(unsigned long long *empty, int cluster)
@@ -3409,7 +3409,7 @@ __device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HO
         release_buffer(&empty[previous], tile.cluster);
     settle_accumulators<STEP>(d);
 }
-#line 5243 "gemm.md"
+#line 5246 "gemm.md"
 /* The H100 and H200 SXM's dense tensor rates, TFLOP/s (TOP/s), in TYPE_PAIR's order (NVIDIA datasheets). */
 static const double HOPPER_RATED[] = {989, 989, 1979, 1979, 989, 494, 67};
 #define HOPPER_SPLIT_SECONDS 15e-6   /* what a split adds: two launches and the slots' traffic (fitted on an H200) */
@@ -3440,7 +3440,7 @@ static int hopper_whole_tiles(int step, int tiles, int clusters, int k_padded, d
     bool fill = tile.fill && hopper_fills(tile, tiles, clusters, k_padded, seconds, bandwidth);
     return split ? tiles - last : fill ? 0 : tiles;
 }
-#line 5280 "gemm.md"
+#line 5283 "gemm.md"
 /* The pieces each tile of a last round of `tiles` is cut into along K: one per cluster, at most one per slab. */
 __host__ __device__ static inline int split_parts(int clusters, int tiles, int k_tiles)
 {
@@ -3492,7 +3492,7 @@ __device__ static inline bool next_piece(int n, const Shape *shape, const LastRo
     piece->tile += last->whole;
     return found;
 }
-#line 5343 "gemm.md"
+#line 5346 "gemm.md"
 #define GATHER_THREADS 256                      /* a block of d_gather_pieces */
 #define GATHER_ELEMENTS ((int)(GATHER_THREADS * C_VECTOR))   /* of a block tile, per block: 16 bytes a thread */
 #define HOPPER_MAX_CLUSTERS GATHER_THREADS      /* the most clusters a split round is dealt to: one thread each */
@@ -3556,7 +3556,7 @@ __global__ void __launch_bounds__(GATHER_THREADS) d_gather_pieces(accum_t *__res
         result.value[j] = scale_accumulator(alpha, (accum_t)sum[j], beta, old.value[j]);
     *element = result;
 }
-#line 5425 "gemm.md"
+#line 5428 "gemm.md"
 #define HOPPER_FILL_SECONDS 100e-6   /* a shorter tile runs whole */
 #define HOPPER_BLOCK_PULL 90e9       /* step 9: bytes/s that one block of a 64-wide tile reads when few run; H200 */
 #define HOPPER_PULL_PER_64 30e9      /* and each 64 columns more (64 x 128: 120e9); fitted on forced tiles, H200 */
@@ -3598,7 +3598,7 @@ static bool hopper_fills(HopperTile tile, int tiles, int clusters, int k_padded,
         seconds = hopper_tile_bytes(tile, k_padded) / (tile.cluster * hopper_pull(tile));
     return seconds * (1 - 1.0 / split_parts(clusters, tiles, k_padded / tile.block_k)) >= HOPPER_SPLIT_SECONDS;
 }
-#line 5510 "gemm.md"
+#line 5513 "gemm.md"
 /* One of step 9's tiles: a kind of d_gemm_hopper and its speed per flop, in percent of the 128 x 256 tile's. */
 typedef struct {
     int kind;
@@ -3655,7 +3655,7 @@ static int hopper_by_shape(int m, int n, int k, int sms, double bandwidth)
     }
     return best;
 }
-#line 5598 "gemm.md"
+#line 5601 "gemm.md"
 /* Step 10: store_hopper through this warp's buffer of 16 rows x STAGED_COLS, a pass per STAGED_COLS columns. The
    warp writes its pairs, then reads rows of 16-byte vectors back: a store instruction covers four whole 128-byte
    rows of C (F16_IN_OUT: eight of 64), not 8 rows x 32 bytes. Vector v of row r lies at v ^ (r mod vectors):
@@ -3695,7 +3695,7 @@ __device__ static inline void store_staged(const wgmma_acc_t (&d)[HOPPER_REGS(ST
         }
     }
 }
-#line 5683 "gemm.md"
+#line 5686 "gemm.md"
 #if !HOPPER_WGMMA || HOPPER_A_REGS
 /* The byte offset of element (mn, k) in a swizzled slab, K-major or MN-major (The swizzled layout). */
 __device__ static inline int slab_offset(bool mn_major, int mn, int k)
@@ -3720,7 +3720,7 @@ __device__ static inline void load_four(const unsigned char *slab, int mn, int t
     }
 }
 #endif
-#line 5713 "gemm.md"
+#line 5716 "gemm.md"
 #if !HOPPER_WGMMA
 /* d[i..i+3] += a x b, 16 x 8 x 16 in f64: .row.col names A's fragment by rows and B's by columns, the layout
    the thread fragments above describe; then the types of D, A, B and C. */
@@ -3761,7 +3761,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     }
 }
 #endif
-#line 5792 "gemm.md"
+#line 5795 "gemm.md"
 #if HOPPER_A_REGS
 /* tf32's wgmma of 64 x n with A from this thread's four registers a[0..3] (operands i0 .. i3) */
 #define WGMMA_A_REGS(n, list, outputs, i0, i1, i2, i3, ib, is, a, b, scale)                                 \
@@ -3820,7 +3820,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
         multiply_set<STEP, 0>(d, a_slab, b_slab, consumer, n);
 }
 #endif
-#line 5866 "gemm.md"
+#line 5869 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed. 32 x 8 threads per block, a 32 x 32 tile each (the last
    ones cut at the edges: f64's padded K is a multiple of 16). */
@@ -3855,7 +3855,7 @@ static bool hopper_prepares(int operand)   /* the problem's A or B, whichever ro
 {
     return (operand == 0) != HOPPER_SWAP ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
 }
-#line 5910 "gemm.md"
+#line 5913 "gemm.md"
 #if IS_INTEGER   /* an int8 operand transposed first is transposed in tiles this wide along M or N */
 #define HOPPER_WHOLE_M (HOPPER_TRANSPOSE_A ? TRANSPOSE_COLS : 1)
 #define HOPPER_WHOLE_N (HOPPER_TRANSPOSE_B ? TRANSPOSE_COLS : 1)
@@ -3916,7 +3916,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, b, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 5976 "gemm.md"
+#line 5979 "gemm.md"
 static TileGeometry hopper_geometry(int step)
 {
     HopperTile hopper = hopper_tile(step);
@@ -3968,7 +3968,7 @@ static const void *hopper_gather_kernel(int kind)
 {
     return HOPPER_GATHER_KERNELS[kind < HOPPER_LAST ? 0 : kind - HOPPER_LAST];
 }
-#line 6034 "gemm.md"
+#line 6037 "gemm.md"
 static int hopper_kind(int kernel, int m, int n, int k, int sms, double bandwidth)
 {
     int step = hopper_step(kernel);
@@ -4000,7 +4000,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
                                             tile.shared_bytes));
     }
 }
-#line 6072 "gemm.md"
+#line 6075 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. A tile without a cluster is a
    plain grid: launched as clusters of one, a launch took 1 to 4 us longer (H100). */
 static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
@@ -4045,7 +4045,7 @@ static void setup_hopper(Run *run)
         CHECK_CUDA(cudaMemset(run->slots, 0, bytes));   /* padding rows no piece stores: the gather adds zeros */
     }
 }
-#line 6125 "gemm.md"
+#line 6128 "gemm.md"
 
 static void launch_hopper(const Run *run)
 {
@@ -4081,7 +4081,7 @@ static void launch_hopper(const Run *run)
     gather.numAttrs = 1;
     CHECK_CUDA(cudaLaunchKernelExC(&gather, hopper_gather_kernel(step), gather_arguments));
 }
-#line 6178 "gemm.md"
+#line 6181 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -4134,7 +4134,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 6235 "gemm.md"
+#line 6238 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -4171,7 +4171,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 6444 "gemm.md"
+#line 6447 "gemm.md"
 static int self_test_failures;
 
 #define H200_BANDWIDTH 4.92e12   /* bytes/s, as the GPU reports it (3201 MHz x 6144 bits x 2): and H100_BANDWIDTH */

@@ -189,8 +189,16 @@ def prose_quotes(bench_csv, steps_csv):
     naive = [rate(t, tb, 4096, "fast") / rate(t, tb, 4096, "naive") for t in bench.TYPE_PAIRS for tb in "01"]
     steps = {(r["type"], r["kernel"]): float(r["rate"]) for r in bench.read_rows(steps_csv)
              if r["transpose_b"] == "0" and r["m"] == "8192" and r["rate"]}
+    gain = lambda kernel, before: 100.0 * steps[("F16_IN_F32_OUT", kernel)] / steps[("F16_IN_F32_OUT", before)] - 100.0
+    fp16 = lambda kernel: steps[("F16_IN_F32_OUT", kernel)]
     return [
-        "(int8: %.1f× `d_gemm`)" % (steps[("I8_IN_I32_OUT", "hopper1")] / steps[("I8_IN_I32_OUT", "step7")]),
+        "(int8: %.1f× `d_gemm`; fp16 +%.0f%%, %.0f TFLOP/s at 8192³)" % (
+            steps[("I8_IN_I32_OUT", "hopper1")] / steps[("I8_IN_I32_OUT", "step7")], gain("hopper1", "step7"),
+            fp16("hopper1")),
+        "(fp16 at 8192³: +%.0f%%, %.0f TFLOP/s)." % (gain("hopper5", "hopper4"), fp16("hopper5")),
+        "(fp16 at 8192³: +%.0f%%, %.0f TFLOP/s)." % (gain("hopper6", "hopper5"), fp16("hopper6")),
+        "fp16 runs slower than the naive kernel (%.1f against %.1f TFLOP/s at 8192³)" % (fp16("step1"), fp16("naive")),
+        "the largest step: fp16 from %.1f to %.1f TFLOP/s at 8192³." % (fp16("step3"), fp16("step4")),
         "fp16's largest step (+%.0f%%; tf32 +%.0f%%)" % tuple(
             100.0 * steps[(t, "hopper3")] / steps[(t, "hopper2")] - 100.0 for t in ("F16_IN_F32_OUT", "TF32_IN_F32_OUT")),
         "On the %s it is %s TFLOP/s for the 16-bit types, two thirds of the datasheet's 989; %s for tf32, %s TOP/s "
@@ -217,7 +225,8 @@ def prose_quotes(bench_csv, steps_csv):
 
 class ProseRanges(unittest.TestCase):
     """The prose's ranges of table numbers (the ceilings, d_gemm_hopper and d_gemm against cuBLAS and the
-    ceiling) are computed from the records: a new run that moves one fails here until the prose says it."""
+    ceiling, the steps' own rates and gains) are computed from the records: a new run that moves one fails here
+    until the prose says it."""
 
     def test_each_range_is_the_tables(self):
         text = re.sub(r"\s+", " ", "\n".join(read_page()))

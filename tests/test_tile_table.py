@@ -52,7 +52,7 @@ int main(void)
 
 def table_rows(text):
     """{type pair name: (block tile text, shared memory text)} from the full tiles' table."""
-    start = text.index("The full tiles, for 227 KiB per block")
+    start = text.index("Each type pair's largest tile, run on the H100 and H200")
     lines = text[start:].split("\n")
     header = next(i for i, line in enumerate(lines) if line.startswith("| type pair"))
     columns = [cell.strip() for cell in lines[header].strip("|").split("|")]
