@@ -189,8 +189,8 @@ def prose_quotes(bench_csv, steps_csv):
     naive = [rate(t, tb, 4096, "fast") / rate(t, tb, 4096, "naive") for t in bench.TYPE_PAIRS for tb in "01"]
     steps = {(r["type"], r["kernel"]): float(r["rate"]) for r in bench.read_rows(steps_csv)
              if r["transpose_b"] == "0" and r["m"] == "8192" and r["rate"]}
-    gain = lambda kernel, before: 100.0 * steps[("F16_IN_F32_OUT", kernel)] / steps[("F16_IN_F32_OUT", before)] - 100.0
     fp16 = lambda kernel: steps[("F16_IN_F32_OUT", kernel)]
+    gain = lambda kernel, before: 100.0 * fp16(kernel) / fp16(before) - 100.0
     return [
         "(int8: %.1f× `d_gemm`; fp16 +%.0f%%, %.0f TFLOP/s at 8192³)" % (
             steps[("I8_IN_I32_OUT", "hopper1")] / steps[("I8_IN_I32_OUT", "step7")], gain("hopper1", "step7"),
