@@ -1,10 +1,10 @@
 # The forced tiles of force.sh (force/force-KIND.txt) as one table: per shape the median us of each kind (/sN: N
 # tiles split), cuBLAS's, and the best kind's TB/s reading A and B once.
-#   python3 docs/bench/variants/h200/int8-regs/force_table.py > docs/bench/variants/h200/int8-regs/force.txt
-import collections, glob, os
+#   python3 docs/bench/variants/h200/int8-regs/force_table.py [DIR] > force.txt   (DIR: default force/ beside it)
+import collections, glob, os, sys
 here = os.path.dirname(os.path.abspath(__file__))
 res = collections.defaultdict(dict)
-for path in sorted(glob.glob(os.path.join(here, "force", "force-*.txt"))):
+for path in sorted(glob.glob(os.path.join(sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "force"), "force-*.txt"))):
     kind = os.path.basename(path)[6:-4]
     for line in open(path):
         kv = dict(x.split("=", 1) for x in line.split() if "=" in x)
