@@ -1,6 +1,6 @@
 """int8 with B as stored: HEAD against int8-ldsm.patch, ab.sh's ab-*.txt (two passes each): the better median of
-the two passes, microseconds; cuBLAS's best median over all four runs; ldsm / head time; geometric means.
-python3 abtable.py DIR"""
+the two passes, microseconds; cuBLAS's best median over all four runs; ldsm / head time; its geometric mean.
+python3 ab_table.py DIR"""
 import math, os, re, sys
 
 def load(path):
@@ -18,7 +18,7 @@ def load(path):
 d = sys.argv[1]
 head = [load(os.path.join(d, "ab-head-%d.txt" % p)) for p in (1, 2)]
 ldsm = [load(os.path.join(d, "ab-ldsm-%d.txt" % p)) for p in (1, 2)]
-ratios, squares = [], []
+ratios = []
 print("| shape | head tile, split | head µs | ldsm tile, split | ldsm µs | ldsm / head | cuBLAS µs | verified |")
 print("|---|---|---:|---|---:|---:|---:|---|")
 for s in sorted(head[0]):
