@@ -23,7 +23,8 @@ if [ "$1" = build ]; then
         -e 's|seconds >= HOPPER_FILL_SECONDS;|seconds >= (getenv("HOPPER_FILL_US") ? atof(getenv("HOPPER_FILL_US")) * 1e-6 : HOPPER_FILL_SECONDS);|' \
         out/gemm.cu > $dir/gemm.cu
     patched=$(grep -c 'getenv("HOPPER_' $dir/gemm.cu)
-    [ "$patched" = 2 ] || { echo "run.sh: the patch matched $patched of 2 places; out/gemm.cu has changed" >&2; exit 1; }
+    # step 8's hopper_fills and step 9's hopper_fills_small each test HOPPER_FILL_SECONDS once (since stop 71)
+    [ "$patched" = 3 ] || { echo "run.sh: the patch matched $patched of 3 places; out/gemm.cu has changed" >&2; exit 1; }
     for b in $builds; do
         t=${b%:*}; tb=${b#*:}
         make -s SRC=$dir/gemm.cu BIN=$dir/$t-$tb/gemm TYPE=$t TRANSPOSE_B=$tb ARCH=90 > $dir/build-$t-$tb.txt 2>&1 ||
