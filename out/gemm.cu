@@ -2023,7 +2023,7 @@ typedef struct {
 } Run;
 
 /* The Hopper kernel of the last part ("Past WMMA"), as the harness calls it. */
-static bool hopper_prepares(int operand);   /* 0: A, 1: B */
+static bool hopper_prepares(int operand, int step);   /* 0: A, 1: B */
 static Shape hopper_shape(int m, int n, int k, int step);
 static int hopper_kind(int kernel, int m, int n, int k, int sms, double bandwidth);   /* the step, or step 9's tile */
 static TileGeometry hopper_geometry(int step);
@@ -2365,8 +2365,8 @@ static void plan_memory(Gemm *gemm, const Options *options, const Gpu *gpu)
     gemm->bytes_a_padded = (size_t)shape.rows_a_padded * shape.cols_a_padded * sizeof(input_t);
     gemm->bytes_b_padded = (size_t)shape.rows_b_padded * shape.cols_b_padded * sizeof(input_t);
     gemm->bytes_c_padded = (size_t)shape.m_padded * shape.n_padded * sizeof(accum_t);
-    gemm->run.prepare_a = hopper_step(options->kernel) ? hopper_prepares(0) : PREPARE_A;
-    gemm->run.prepare_b = hopper_step(options->kernel) ? hopper_prepares(1) : PREPARE_B;
+    gemm->run.prepare_a = hopper_step(options->kernel) ? hopper_prepares(0, gemm->run.hopper) : PREPARE_A;
+    gemm->run.prepare_b = hopper_step(options->kernel) ? hopper_prepares(1, gemm->run.hopper) : PREPARE_B;
     double bytes_tiled = (gemm->run.prepare_a ? (double)gemm->bytes_a_padded : 0.0) +
                          (gemm->run.prepare_b ? (double)gemm->bytes_b_padded : 0.0);
     check_device_memory((double)gemm->bytes_a_padded + gemm->bytes_b_padded + bytes_tiled +
@@ -2817,17 +2817,24 @@ __device__ static inline unsigned long long operand_descriptor(const void *start
            (unsigned long long)(stride >> 4 & 0x3FFF) << 32 | 1ull << 62;
 }
 #line 4390 "gemm.md"
-/* The A and B below are roles: the kernel's A (64 rows per wgmma) and B (read by descriptor). tf32 with B as
-   stored swaps them (tf32: B as stored, below): C^T = B^T A^T, B in A's role and the tile stored transposed. */
-#define HOPPER_SWAP (TYPE_PAIR == PAIR_TF32_IN_F32_OUT && !TRANSPOSE_B)
-#define HOPPER_A_STORED_MN (HOPPER_SWAP || TRANSPOSE_A)                     /* A's role is stored MN-major */
-#define HOPPER_B_STORED_MN (HOPPER_SWAP ? TRANSPOSE_A : !TRANSPOSE_B)       /* B's role is stored MN-major */
-#define HOPPER_A_REGS (TYPE_PAIR == PAIR_TF32_IN_F32_OUT && HOPPER_A_STORED_MN)   /* loaded into registers */
-#define HOPPER_A_MN (HOPPER_A_STORED_MN && (HOPPER_MN_OK || HOPPER_A_REGS))   /* A's role read as stored */
-#define HOPPER_B_MN (HOPPER_B_STORED_MN && HOPPER_MN_OK)                      /* B's role read as stored */
-#define HOPPER_TRANSPOSE_A (HOPPER_A_STORED_MN && !HOPPER_A_MN)   /* A's role transposed to K-major first */
-#define HOPPER_TRANSPOSE_B (HOPPER_B_STORED_MN && !HOPPER_B_MN)   /* B's role transposed to K-major first */
-#line 4417 "gemm.md"
+/* The A and B below are roles: the kernel's A (64 rows per wgmma) and B (read by descriptor). With B as stored,
+   tf32 swaps them in every tile, int8 and uint8 in step 9's small tiles (tf32: B as stored, below):
+   C^T = B^T A^T, B in A's role and the tile stored transposed. Each macro takes s, the tile's `swapped`. */
+#define HOPPER_SWAPS ((TYPE_PAIR == PAIR_TF32_IN_F32_OUT || IS_INTEGER) && !TRANSPOSE_B)   /* some tile swaps */
+#define HOPPER_SWAP_ALL (HOPPER_SWAPS && TYPE_PAIR == PAIR_TF32_IN_F32_OUT)                /* every tile swaps */
+#define HOPPER_A_STORED_MN(s) ((s) || TRANSPOSE_A)                          /* A's role is stored MN-major */
+#define HOPPER_B_STORED_MN(s) ((s) ? TRANSPOSE_A : !TRANSPOSE_B)            /* B's role is stored MN-major */
+#define HOPPER_A_REGS(s) (HOPPER_A_STORED_MN(s) && (TYPE_PAIR == PAIR_TF32_IN_F32_OUT || (s)))   /* in registers */
+#define HOPPER_PAIRED(s) (IS_INTEGER && HOPPER_A_REGS(s))   /* 8-bit A in registers: a thread's two rows adjacent */
+/* A's role stored MN-major: elements per panel along M. 8-bit A in registers takes 64-byte panels with the 64-byte
+   swizzle, since a 64-row tile has no 128-byte row along M. */
+#define HOPPER_A_PANEL(s) (HOPPER_PAIRED(s) ? 64 : HOPPER_ROW / (int)sizeof(input_t))
+#define HOPPER_A_MN(s) (HOPPER_A_STORED_MN(s) && (HOPPER_MN_OK || HOPPER_A_REGS(s)))   /* A's role read as stored */
+#define HOPPER_B_MN(s) (HOPPER_B_STORED_MN(s) && HOPPER_MN_OK)                        /* B's role read as stored */
+#define HOPPER_TRANSPOSE_A(s) (HOPPER_A_STORED_MN(s) && !HOPPER_A_MN(s))   /* A's role transposed to K-major first */
+#define HOPPER_TRANSPOSE_B(s) (HOPPER_B_STORED_MN(s) && !HOPPER_B_MN(s))   /* B's role transposed to K-major first */
+#define HOPPER_ANY_A_REGS (HOPPER_A_REGS(0) || HOPPER_A_REGS(HOPPER_SWAPS))     /* some tile loads A's role */
+#line 4424 "gemm.md"
 enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper10 (hopper10 is --kernel=hopper's step) */
     HOPPER_ALONE = 1,          /* wgmma on swizzled slabs; one warpgroup copies and multiplies */
     HOPPER_PRODUCER,           /* a producer warpgroup copies, one consumer warpgroup multiplies */
@@ -2846,7 +2853,7 @@ enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper10 (hopper10 i
     HOPPER_NARROW_64,          /* 64 x 64, the same: twice the tiles */
     HOPPER_MEDIUM,             /* 128 x 128, two consumers, clusters of two along N sharing A */
     HOPPER_NARROW_192,         /* 64 x 192, one consumer: a third fewer tiles than 64 x 128 */
-    HOPPER_SWAPPED_64,         /* roles swapped (tf32, B as stored): 128 x 64, two consumers, no cluster */
+    HOPPER_SWAPPED_64,         /* roles swapped (B as stored: tf32, int8, uint8): 128 x 64, two consumers, no cluster */
     HOPPER_SWAPPED_128,        /* the same, 128 x 128 */
     HOPPER_KINDS_END
 };
@@ -2857,11 +2864,11 @@ enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper10 (hopper10 i
 #define HOPPER_STEP_BUILT(step)                                                     \
     ((step) == HOPPER_SHORT          ? TYPE_PAIR == PAIR_F16_IN_OUT                 \
      : (step) == HOPPER_NARROW       ? true                                         \
-     : (step) >= HOPPER_SWAPPED_64   ? (bool)HOPPER_SWAP                            \
+     : (step) >= HOPPER_SWAPPED_64   ? (bool)HOPPER_SWAPS                           \
      : (step) > HOPPER_NARROW        ? (bool)HOPPER_WGMMA                           \
                                      : WITH_STEPS || (step) == HOPPER_LAST)
 #define HOPPER_BUILT_KIND(step) (HOPPER_STEP_BUILT(step) ? (step) : HOPPER_LAST)
-#line 4455 "gemm.md"
+#line 4462 "gemm.md"
 typedef struct {
     int block_m, block_n, block_k;   /* the block tile; block_k is one 128-byte row of K */
     int consumers;                   /* warpgroups that multiply, block_m / consumers rows each */
@@ -2875,12 +2882,14 @@ typedef struct {
     bool split;                      /* a short last round split along K (step 7, "The last round") */
     bool fill;                       /* too few tiles to fill the GPU: all split (step 8) */
     bool memory_bound;               /* step 9's small tiles: a tile's time counts its bytes too */
+    bool swapped;                    /* roles swapped, C^T = B^T A^T (the role macros' s) */
+    bool a_regs;                     /* A's role loaded into registers (HOPPER_A_REGS) */
     bool staged;                     /* step 10: C stored through a buffer of STAGED_BYTES per consumer warp */
     int threads;                     /* the consumers and the producer warpgroup */
     int a_bytes, b_bytes;            /* one slab of each */
     int shared_bytes;                /* the stages, the barriers, the buffers, 1 KiB to align the first slab */
 } HopperTile;
-#line 4478 "gemm.md"
+#line 4487 "gemm.md"
 #define HOPPER_SHARED (227 * 1024)   /* shared memory a block of a 9.0 GPU may have */
 /* Stages that fit beside the 1 KiB of alignment: a stage is its two slabs and its two 8-byte barriers. */
 #define HOPPER_STAGES_FIT(stage_bytes) ((HOPPER_SHARED - 1024) / ((stage_bytes) + 16))
@@ -2894,6 +2903,8 @@ __host__ __device__ constexpr HopperTile hopper_tile(int step = HOPPER_LAST)
     bool small = step >= HOPPER_NARROW;   /* step 9's tiles for small M or N */
     bool tall = TYPE_PAIR == PAIR_F16_IN_OUT && step != HOPPER_SHORT && !small;   /* half accumulators: 128 rows */
     bool swapped = step == HOPPER_SWAPPED_64 || step == HOPPER_SWAPPED_128;   /* two consumers, no cluster */
+    tile.swapped = HOPPER_SWAP_ALL || (HOPPER_SWAPS && small);   /* tf32: every tile; 8-bit: step 9's small ones */
+    tile.a_regs = (tile.swapped || TRANSPOSE_A) && (tile.swapped || TYPE_PAIR == PAIR_TF32_IN_F32_OUT);
     tile.consumers = (step >= HOPPER_TWO_CONSUMERS && !small) || step == HOPPER_MEDIUM || swapped ? 2 : 1;
     tile.block_m = (tall ? 128 : 64) * tile.consumers;
     bool n64 = step == HOPPER_NARROW_64 || step == HOPPER_SWAPPED_64;   /* block_n, where not 256 */
@@ -2916,7 +2927,7 @@ __host__ __device__ constexpr HopperTile hopper_tile(int step = HOPPER_LAST)
     tile.split = step >= HOPPER_SPLIT;
     tile.fill = step >= HOPPER_FILL;
     tile.memory_bound = small;
-    tile.staged = step == HOPPER_STAGED && HOPPER_WGMMA && !HOPPER_SWAP;
+    tile.staged = step == HOPPER_STAGED && HOPPER_WGMMA && !tile.swapped;
     tile.producer = step >= HOPPER_PRODUCER;
     tile.threads = (tile.consumers + tile.producer) * 128;
     tile.shared_bytes = 1024 + tile.stages * (tile.a_bytes + tile.b_bytes) + 2 * tile.stages * 8 +
@@ -2924,7 +2935,7 @@ __host__ __device__ constexpr HopperTile hopper_tile(int step = HOPPER_LAST)
     return tile;
 }
 static_assert(hopper_tile(HOPPER_STAGED).shared_bytes <= HOPPER_SHARED, "step 10's buffers fit beside its stages");
-#line 4527 "gemm.md"
+#line 4538 "gemm.md"
 __device__ static inline unsigned long long slab_descriptor(const unsigned char *slab, bool mn_major, int first,
                                                             int k_step)
 {
@@ -2936,7 +2947,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
     return operand_descriptor(slab + first * HOPPER_ROW + k_step * HOPPER_K * (int)sizeof(input_t), 16,
                               8 * HOPPER_ROW);
 }
-#line 4562 "gemm.md"
+#line 4573 "gemm.md"
 #define WGMMA_L16 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15"
 #define WGMMA_L32 WGMMA_L16 ", %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
 #define WGMMA_L48 WGMMA_L32 ", %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47"
@@ -2954,7 +2965,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
 #define WGMMA_D96(c, d, i) WGMMA_D64(c, d, i), WGMMA_D32(c, d, i + 64)
 #define WGMMA_D128(c, d, i) WGMMA_D64(c, d, i), WGMMA_D64(c, d, i + 64)
 #define WGMMA_SCALE_D(index) "{\n .reg .pred p;\n setp.ne.b32 p, %" #index ", 0;\n wgmma.mma_async.sync.aligned."
-#line 4584 "gemm.md"
+#line 4595 "gemm.md"
 #if TYPE_PAIR == PAIR_F16_IN_OUT
 #define WGMMA_TYPES "k16.f16.f16.f16"
 #elif TYPE_PAIR == PAIR_F16_IN_F32_OUT
@@ -2973,7 +2984,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
    the floating types, the transposes (operands ta, tb) for the 16-bit ones. */
 #if HOPPER_16BIT
 #define WGMMA_TAIL(ia, ib, ta, tb) "}, %" #ia ", %" #ib ", p, 1, 1, %" #ta ", %" #tb ";\n}\n"
-#define WGMMA_IN(a, b, scale) "l"(a), "l"(b), "r"((int)(scale)), "n"(HOPPER_A_MN), "n"(HOPPER_B_MN)
+#define WGMMA_IN(a, b, scale) "l"(a), "l"(b), "r"((int)(scale)), "n"(HOPPER_A_MN(0)), "n"(HOPPER_B_MN(0))   /* never swapped */
 #elif TYPE_PAIR == PAIR_TF32_IN_F32_OUT
 #define WGMMA_TAIL(ia, ib, ta, tb) "}, %" #ia ", %" #ib ", p, 1, 1;\n}\n"
 #define WGMMA_IN(a, b, scale) "l"(a), "l"(b), "r"((int)(scale))
@@ -2988,7 +2999,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
      { .reg .pred p; setp.ne.b32 p, %130, 0;
        wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {%0, ..., %127}, %128, %129, p, 1, 1, %131, %132; }
    %0 to %127 the accumulators, %128 and %129 A's and B's descriptors, %130 scale-d, %131 and %132 tA and tB. */
-#line 4623 "gemm.md"
+#line 4634 "gemm.md"
 
 #if TYPE_PAIR == PAIR_F16_IN_OUT
 typedef unsigned wgmma_acc_t;   /* two halves per register: n / 4 registers */
@@ -3035,7 +3046,7 @@ __device__ static inline void wgmma(wgmma_acc_t (&d)[WGMMA_REGS * N / 256], unsi
         WGMMA_64(d, a, b, scale);
 }
 #endif
-#line 4679 "gemm.md"
+#line 4690 "gemm.md"
 #if HOPPER_BUILT
 #define HOPPER_ASM(text) asm volatile(text ::: "memory")
 #else
@@ -3062,12 +3073,13 @@ __device__ static inline void settle(float &r) { asm volatile("" : "+f"(r)::"mem
 __device__ static inline void settle(unsigned &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(int &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(double &r) { asm volatile("" : "+d"(r)::"memory"); }
-#line 4721 "gemm.md"
+#line 4732 "gemm.md"
 /* Requests the slab k_tile of an operand from row (along M or N) mn0 on, into `slab`. */
 __device__ static inline void copy_operand(void *slab, const CUtensorMap *map, bool mn_major, int mn0, int k_tile,
-                                           unsigned long long *full, unsigned short mask)
+                                           unsigned long long *full, unsigned short mask,
+                                           int panel = HOPPER_ROW / (int)sizeof(input_t))
 {
-    constexpr int panel = HOPPER_ROW / (int)sizeof(input_t), block_k = hopper_tile().block_k;
+    constexpr int block_k = hopper_tile().block_k;
     if (mn_major)
         copy_tensor(slab, map, k_tile * block_k, mn0 / panel, full, mask);
     else
@@ -3087,7 +3099,7 @@ __device__ static inline void hopper_position(int index, int rank, const Shape *
     *m0 = row * tile.cluster_m + (tile.share_a ? 0 : rank * tile.block_m);
     *n0 = col * tile.cluster_n + (tile.share_a ? rank * tile.block_n : 0);
 }
-#line 4751 "gemm.md"
+#line 4763 "gemm.md"
 /* A block's work (from step 5, its cluster's), one piece at a time: slabs k_begin .. k_end - 1 of tile number
    `tile`. A piece is a whole tile, except in step 7's launch for the last round ("The last round"). */
 typedef struct {
@@ -3117,18 +3129,19 @@ __device__ static inline void request_stage(unsigned char *slabs, int s, unsigne
     unsigned short everyone = tile.cluster > 1 ? (1 << tile.cluster) - 1 : 0;   /* multicast to the cluster */
     if (tile.share_a) {   /* rank 0 requests A's slab for every block; each block its own B */
         if (rank == 0)
-            copy_operand(a_slab, a_map, HOPPER_A_MN, m0, k_tile, &full[s], everyone);
-        copy_operand(b_slab, b_map, HOPPER_B_MN, n0, k_tile, &full[s], 0);
+            copy_operand(a_slab, a_map, HOPPER_A_MN(tile.swapped), m0, k_tile, &full[s], everyone,
+                         HOPPER_A_PANEL(tile.swapped));
+        copy_operand(b_slab, b_map, HOPPER_B_MN(tile.swapped), n0, k_tile, &full[s], 0);
         return;
     }
-    copy_operand(a_slab, a_map, HOPPER_A_MN, m0, k_tile, &full[s], 0);
+    copy_operand(a_slab, a_map, HOPPER_A_MN(tile.swapped), m0, k_tile, &full[s], 0, HOPPER_A_PANEL(tile.swapped));
     if (tile.cluster > 1)   /* step 5: this block's share of B's slab, to every block of the cluster */
-        copy_operand(b_slab + rank * (tile.b_bytes / tile.cluster), b_map, HOPPER_B_MN,
+        copy_operand(b_slab + rank * (tile.b_bytes / tile.cluster), b_map, HOPPER_B_MN(tile.swapped),
                      n0 + rank * (tile.block_n / tile.cluster), k_tile, &full[s], everyone);
     else
-        copy_operand(b_slab, b_map, HOPPER_B_MN, n0, k_tile, &full[s], 0);
+        copy_operand(b_slab, b_map, HOPPER_B_MN(tile.swapped), n0, k_tile, &full[s], 0);
 }
-#line 4796 "gemm.md"
+#line 4809 "gemm.md"
 /* Accumulator sets per consumer thread: one per 64-row wgmma (f64: one per 16-row mma.sync of a warp's 32 rows). */
 #define HOPPER_SUBTILES(step) (HOPPER_WGMMA ? hopper_tile(step).block_m / hopper_tile(step).consumers / 64 : 2)
 
@@ -3174,26 +3187,37 @@ __device__ static inline void copy_and_consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(
     }
     settle_accumulators<STEP>(d);
 }
-#line 4847 "gemm.md"
-#if HOPPER_WGMMA && !HOPPER_A_REGS
+#line 4860 "gemm.md"
+#if HOPPER_WGMMA
+template <int STEP>   /* A's role from registers (tf32; 8-bit with the roles swapped): step 9 */
+__device__ static inline void multiply_regs(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HOPPER_REGS(STEP)],
+                                            const unsigned char *a_slab, const unsigned char *b_slab, int consumer,
+                                            int n);
+
 template <int STEP>
 __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HOPPER_REGS(STEP)],
                                             const unsigned char *a_slab, const unsigned char *b_slab, int consumer,
                                             int n)
 {
     constexpr HopperTile tile = hopper_tile(STEP);
-    wgmma_fence();
+    if constexpr (tile.a_regs) {
+        multiply_regs<STEP>(d, a_slab, b_slab, consumer, n);
+    } else {
+        wgmma_fence();
 #pragma unroll
-    for (int k_step = 0; k_step < tile.block_k / HOPPER_K; k_step++)
+        for (int k_step = 0; k_step < tile.block_k / HOPPER_K; k_step++)
 #pragma unroll
-        for (int sub = 0; sub < HOPPER_SUBTILES(STEP); sub++)
-            wgmma<tile.block_n>(d[sub],
-                                slab_descriptor(a_slab, HOPPER_A_MN, (consumer * HOPPER_SUBTILES(STEP) + sub) * 64, k_step),
-                                slab_descriptor(b_slab, HOPPER_B_MN, 0, k_step), n != 0 || k_step > 0);
-    wgmma_commit();
+            for (int sub = 0; sub < HOPPER_SUBTILES(STEP); sub++)
+                wgmma<tile.block_n>(d[sub],
+                                    slab_descriptor(a_slab, HOPPER_A_MN(tile.swapped),
+                                                    (consumer * HOPPER_SUBTILES(STEP) + sub) * 64, k_step),
+                                    slab_descriptor(b_slab, HOPPER_B_MN(tile.swapped), 0, k_step),
+                                    n != 0 || k_step > 0);
+        wgmma_commit();
+    }
 }
 #endif
-#line 4881 "gemm.md"
+#line 4905 "gemm.md"
 typedef struct __align__(2 * sizeof(accum_t)) {
     accum_t value[2];
 } AccumPair;
@@ -3212,40 +3236,42 @@ __device__ static inline accum_t accumulator(const wgmma_acc_t (&d)[REGS], int j
 #define HOPPER_COLS(step) (HOPPER_WGMMA ? hopper_tile(step).block_n : 64)   /* columns of one accumulator set */
 
 /* Where accumulator set `sub` of this consumer thread starts in C, for the tile at (m0, n0). */
-__device__ static inline void accumulator_origin(int sub, int subtiles, int warpgroup, int m0, int n0, int *row,
-                                                 int *col)
+__device__ static inline void accumulator_origin(int sub, int subtiles, int warpgroup, bool paired, int m0, int n0,
+                                                 int *row, int *col)
 {
     int warp = threadIdx.x % 128 / 32, lane = threadIdx.x % 32;
     if (HOPPER_WGMMA) {   /* warp w: rows 16w .. 16w + 15 of each 64-row wgmma, every column */
-        *row = m0 + (warpgroup * subtiles + sub) * 64 + warp * 16 + lane / 4;
+        *row = m0 + (warpgroup * subtiles + sub) * 64 + warp * 16 + lane / 4 * (paired ? 2 : 1);
         *col = n0 + lane % 4 * 2;
     } else {              /* f64, warp w: 32 rows from 32 (w / 2), 64 columns from 64 (w mod 2) */
         *row = m0 + warpgroup * 64 + warp / 2 * 32 + sub * 16 + lane / 4;
         *col = n0 + warp % 2 * 64 + lane % 4 * 2;
     }
 }
-
+#line 4940 "gemm.md"
 /* C = alpha * d + beta * C for one accumulator set, this thread's elements from (row, col); rows from `rows` on
-   are padding, not stored. */
+   are padding, not stored. A thread's second row is 8 below its first, or the next (HOPPER_PAIRED: int8). */
 template <int STEP>
 __device__ static inline void store_hopper(const wgmma_acc_t (&d)[HOPPER_REGS(STEP)], accum_t *c, int ldc, int row,
                                            int col, int rows, scalar_t alpha, scalar_t beta)
 {
+    constexpr bool swapped = hopper_tile(STEP).swapped;
+    constexpr int below = HOPPER_PAIRED(swapped) ? 1 : 8;
 #pragma unroll
     for (int j = 0; j < HOPPER_COLS(STEP) / 8; j++)
 #pragma unroll
         for (int half = 0; half < 2; half++) {
-            if (row + 8 * half >= rows)
+            if (row + below * half >= rows)
                 continue;
-            if (HOPPER_SWAP) {   /* the accumulators hold C^T: their (r, c) is C's (c, r), ldc apart along r */
+            if (swapped) {   /* the accumulators hold C^T: their (r, c) is C's (c, r), ldc apart along r */
 #pragma unroll
                 for (int e = 0; e < 2; e++) {
-                    accum_t *element = c + (size_t)(col + 8 * j + e) * ldc + row + 8 * half;
+                    accum_t *element = c + (size_t)(col + 8 * j + e) * ldc + row + below * half;
                     *element = scale_accumulator(alpha, accumulator(d, j, half, e), beta, beta != 0 ? *element : ACCUM_ZERO);
                 }
                 continue;
             }
-            AccumPair *destination = (AccumPair *)(c + (size_t)(row + 8 * half) * ldc + col + 8 * j);
+            AccumPair *destination = (AccumPair *)(c + (size_t)(row + below * half) * ldc + col + 8 * j);
             AccumPair old = {{ACCUM_ZERO, ACCUM_ZERO}}, result;
             if (beta != 0)
                 old = *destination;
@@ -3254,7 +3280,7 @@ __device__ static inline void store_hopper(const wgmma_acc_t (&d)[HOPPER_REGS(ST
             *destination = result;
         }
 }
-#line 4956 "gemm.md"
+#line 4986 "gemm.md"
 /* Step 2's roles (below): the producer's thread, and a consumer warpgroup's multiplication of a piece. */
 template <int STEP, bool PIECES>
 __device__ static inline void produce(unsigned char *slabs, unsigned long long *full, unsigned long long *empty,
@@ -3305,7 +3331,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
         cluster_start();   /* both blocks' barriers are ready before either copies */
     else
         __syncthreads();   /* the barriers are ready before anyone copies or waits */
-#line 5015 "gemm.md"
+#line 5045 "gemm.md"
     int rank = tile.cluster > 1 ? cluster_rank() : 0, warpgroup = threadIdx.x / 128;
     if (tile.producer && warpgroup == tile.consumers) {
         producer_registers();
@@ -3330,23 +3356,23 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
 #pragma unroll
             for (int sub = 0; sub < HOPPER_SUBTILES(STEP); sub++) {
                 int row, col;
-                accumulator_origin(sub, HOPPER_SUBTILES(STEP), warpgroup, PIECES ? 0 : m0, PIECES ? 0 : n0,
-                                   &row, &col);
+                accumulator_origin(sub, HOPPER_SUBTILES(STEP), warpgroup, HOPPER_PAIRED(tile.swapped),
+                                   PIECES ? 0 : m0, PIECES ? 0 : n0, &row, &col);
                 if (PIECES)   /* the sums alone, as a tile of C with rows of block_n (swapped: block_m) */
-                    store_hopper<STEP>(d[sub], slot, HOPPER_SWAP ? tile.block_m : tile.block_n, row, col, shape.m - m0,
+                    store_hopper<STEP>(d[sub], slot, tile.swapped ? tile.block_m : tile.block_n, row, col, shape.m - m0,
                                        1, 0);
                 else if (tile.staged)   /* step 10: through this warp's buffer, which follows the barriers */
                     store_staged<STEP>(d[sub], (accum_t *)(empty + tile.stages) + threadIdx.x / 32 * STAGED_ELEMENTS,
                                        c, shape.n_padded, row, col, shape.m, alpha, beta);
                 else
-                    store_hopper<STEP>(d[sub], c, HOPPER_SWAP ? shape.m_padded : shape.n_padded, row, col, shape.m,
+                    store_hopper<STEP>(d[sub], c, tile.swapped ? shape.m_padded : shape.n_padded, row, col, shape.m,
                                        alpha, beta);
             }
         }
     }
 #endif
 }
-#line 5080 "gemm.md"
+#line 5110 "gemm.md"
 /* The producer's thread: every slab of every piece of this block, in order, through the stages. */
 template <int STEP, bool PIECES>
 __device__ static inline void produce(unsigned char *slabs, unsigned long long *full, unsigned long long *empty,
@@ -3371,7 +3397,7 @@ __device__ static inline void produce(unsigned char *slabs, unsigned long long *
             if (done >= 0)
                 barrier_wait(&empty[done % tile.stages], done / tile.stages);
 }
-#line 5114 "gemm.md"
+#line 5144 "gemm.md"
 /* A consumer is done with the slab in buffer s: one arrival on `empty` in every block of the cluster, from the
    warpgroup once its wgmmas are done, or (f64) from each warp once its lanes' loads are, as d_gemm's release_slab. */
 __device__ static inline void release_buffer(unsigned long long *empty, int cluster)
@@ -3409,7 +3435,7 @@ __device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HO
         release_buffer(&empty[previous], tile.cluster);
     settle_accumulators<STEP>(d);
 }
-#line 5248 "gemm.md"
+#line 5278 "gemm.md"
 /* The H100 and H200 SXM's dense tensor rates, TFLOP/s (TOP/s), in TYPE_PAIR's order (NVIDIA datasheets). */
 static const double HOPPER_RATED[] = {989, 989, 1979, 1979, 989, 494, 67};
 #define HOPPER_SPLIT_SECONDS 15e-6   /* what a split adds: two launches and the slots' traffic (fitted on an H200) */
@@ -3440,7 +3466,7 @@ static int hopper_whole_tiles(int step, int tiles, int clusters, int k_padded, d
     bool fill = tile.fill && hopper_fills(tile, tiles, clusters, k_padded, seconds, bandwidth);
     return split ? tiles - last : fill ? 0 : tiles;
 }
-#line 5285 "gemm.md"
+#line 5315 "gemm.md"
 /* The pieces each tile of a last round of `tiles` is cut into along K: one per cluster, at most one per slab. */
 __host__ __device__ static inline int split_parts(int clusters, int tiles, int k_tiles)
 {
@@ -3492,7 +3518,7 @@ __device__ static inline bool next_piece(int n, const Shape *shape, const LastRo
     piece->tile += last->whole;
     return found;
 }
-#line 5348 "gemm.md"
+#line 5378 "gemm.md"
 #define GATHER_THREADS 256                      /* a block of d_gather_pieces */
 #define GATHER_ELEMENTS ((int)(GATHER_THREADS * C_VECTOR))   /* of a block tile, per block: 16 bytes a thread */
 #define HOPPER_MAX_CLUSTERS GATHER_THREADS      /* the most clusters a split round is dealt to: one thread each */
@@ -3522,7 +3548,7 @@ __global__ void __launch_bounds__(GATHER_THREADS) d_gather_pieces(accum_t *__res
                                                                   scalar_t beta, LastRound last, int clusters)
 {
     constexpr HopperTile tile = hopper_tile(STEP);
-    constexpr int cols = HOPPER_SWAP ? tile.block_m : tile.block_n, size = tile.block_m * tile.block_n;
+    constexpr int cols = tile.swapped ? tile.block_m : tile.block_n, size = tile.block_m * tile.block_n;
     static_assert(size % GATHER_ELEMENTS == 0 && cols % C_VECTOR == 0, "whole blocks, whole vectors in a row");
     __shared__ int slots[HOPPER_MAX_CLUSTERS], warp_found[GATHER_THREADS / 32];
     int block_tile = blockIdx.x / (size / GATHER_ELEMENTS);
@@ -3532,7 +3558,7 @@ __global__ void __launch_bounds__(GATHER_THREADS) d_gather_pieces(accum_t *__res
     int count = gather_slots(slots, warp_found, clusters, tiles, round_tile, k_tiles);
     int m0, n0;
     hopper_position<STEP>(last.whole + round_tile, rank, &shape, &m0, &n0);
-    if (m0 + (HOPPER_SWAP ? e % cols : e / cols) >= shape.m)
+    if (m0 + (tile.swapped ? e % cols : e / cols) >= shape.m)
         return;   /* padding rows: no piece stored them. Swapped, a vector may end in some: their slots are
                      zeroed, so C's padding, zero, stays zero */
     HOPPER_ASM("griddepcontrol.wait;");   /* launched early: the pieces are complete and visible after this */
@@ -3544,7 +3570,8 @@ __global__ void __launch_bounds__(GATHER_THREADS) d_gather_pieces(accum_t *__res
         for (int j = 0; j < C_VECTOR; j++)
             sum[j] += (scalar_t)piece.value[j];
     }
-    int ldc = HOPPER_SWAP ? shape.m_padded : shape.n_padded, top = HOPPER_SWAP ? n0 : m0, left = HOPPER_SWAP ? m0 : n0;
+    int ldc = tile.swapped ? shape.m_padded : shape.n_padded, top = tile.swapped ? n0 : m0;
+    int left = tile.swapped ? m0 : n0;
     AccumVector *element = (AccumVector *)(c + (size_t)(top + e / cols) * ldc + left + e % cols), old, result;
 #pragma unroll
     for (int j = 0; j < C_VECTOR; j++)
@@ -3556,7 +3583,7 @@ __global__ void __launch_bounds__(GATHER_THREADS) d_gather_pieces(accum_t *__res
         result.value[j] = scale_accumulator(alpha, (accum_t)sum[j], beta, old.value[j]);
     *element = result;
 }
-#line 5430 "gemm.md"
+#line 5461 "gemm.md"
 #define HOPPER_FILL_SECONDS 100e-6   /* a shorter tile runs whole */
 
 static bool hopper_fills_small(HopperTile tile, int tiles, int clusters, int k_padded, double seconds,
@@ -3566,14 +3593,14 @@ static bool hopper_fills_small(HopperTile tile, int tiles, int clusters, int k_p
    HOPPER_FILL_SECONDS. */
 static bool hopper_fills(HopperTile tile, int tiles, int clusters, int k_padded, double seconds, double bandwidth)
 {
-    if (tile.memory_bound || HOPPER_SWAP)   /* step 9's small tiles and tf32's swapped roles: step 9 */
+    if (tile.memory_bound || tile.swapped)   /* step 9's small tiles and tf32's swapped roles: step 9 */
         return hopper_fills_small(tile, tiles, clusters, k_padded, seconds, bandwidth);
     return 2 * tiles <= clusters && seconds >= HOPPER_FILL_SECONDS;
 }
-#line 5474 "gemm.md"
+#line 5505 "gemm.md"
 #define HOPPER_BLOCK_PULL 90e9       /* bytes/s that one block of a 64-wide tile reads when few run; H200 */
 #define HOPPER_PULL_PER_64 30e9      /* and each 64 columns more (64 x 128: 120e9); fitted on forced tiles, H200 */
-#define HOPPER_SWAP_PULL 60e9        /* the same with the roles swapped (tf32, B as stored), tiles 64 wide; H200 */
+#define HOPPER_SWAP_PULL 60e9        /* the same with the roles swapped (B as stored), tiles 64 wide; tf32, H200 */
 #define HOPPER_SWAP_PULL_WIDE 77e9   /* the same, tiles wider than 64 (wgmma's N) */
 
 /* What one block of a whole small tile reads, bytes/s. A wider tile's stage holds more bytes for each wait on a
@@ -3581,7 +3608,7 @@ static bool hopper_fills(HopperTile tile, int tiles, int clusters, int k_padded,
    more so in a tile 64 wide (measured on an H200, L2 evicted by reads). */
 static double hopper_pull(HopperTile tile)
 {
-    if (HOPPER_SWAP)
+    if (tile.swapped)
         return tile.block_n == 64 ? HOPPER_SWAP_PULL : HOPPER_SWAP_PULL_WIDE;
     return HOPPER_BLOCK_PULL + HOPPER_PULL_PER_64 * (tile.block_n / 64 - 1);
 }
@@ -3593,7 +3620,7 @@ static double hopper_pull(HopperTile tile)
    (hopper_by_shape times each width at its own pull). */
 static int hopper_fill_share(HopperTile tile, int clusters, double bandwidth)
 {
-    double pull = HOPPER_SWAP ? HOPPER_SWAP_PULL : HOPPER_BLOCK_PULL;
+    double pull = tile.swapped ? HOPPER_SWAP_PULL : HOPPER_BLOCK_PULL;
     int share = (int)(pull * clusters * tile.cluster / bandwidth + 0.5);   /* per block */
     return tile.memory_bound && share > 2 ? share : 2;
 }
@@ -3606,70 +3633,77 @@ static bool hopper_fills_small(HopperTile tile, int tiles, int clusters, int k_p
 {
     if (tiles * hopper_fill_share(tile, clusters, bandwidth) > clusters)
         return false;
-    if (!HOPPER_SWAP)
+    if (!tile.swapped)
         return seconds >= HOPPER_FILL_SECONDS;
     if (tile.memory_bound)
         seconds = hopper_tile_bytes(tile, k_padded) / (tile.cluster * hopper_pull(tile));
     return seconds * (1 - 1.0 / split_parts(clusters, tiles, k_padded / tile.block_k)) >= HOPPER_SPLIT_SECONDS;
 }
-#line 5530 "gemm.md"
-/* One of step 9's tiles: a kind of d_gemm_hopper and its speed per flop, in percent of the 128 x 256 tile's. */
+#line 5561 "gemm.md"
+/* One of step 9's tiles: a kind of d_gemm_hopper and its speed per flop, in percent of the 128 x 256 tile's; and
+   its speed where 8-bit A's role comes through registers (roles swapped: int8 with B as stored), measured against
+   the 128 x 256 tile with B transposed first on big squares (H100). */
 typedef struct {
     int kind;
-    int speed;
+    int speed, paired_speed;
 } HopperChoice;
 
 static const HopperChoice HOPPER_TILES[] = {
-    {HOPPER_LAST, TYPE_PAIR == PAIR_F16_IN_OUT ? 103 : 100},   /* clusters of two 128 x 256 (F16_IN_OUT: 256 x 256) */
-    {HOPPER_SHORT, 100},                                       /* F16_IN_OUT: clusters of two 128 x 256 */
-    {HOPPER_NARROW, 75},                                       /* 64 x 128, no cluster */
-    {HOPPER_NARROW_64, 62},                                    /* 64 x 64 */
-    {HOPPER_MEDIUM, 87},                                       /* 128 x 128, two consumers, clusters sharing A */
-    {HOPPER_NARROW_192, 71},                                   /* 64 x 192 */
-    {HOPPER_SWAPPED_64, 62},                                   /* roles swapped: 128 x 64, no cluster */
-    {HOPPER_SWAPPED_128, 87},                                  /* roles swapped: 128 x 128, no cluster */
+    {HOPPER_LAST, TYPE_PAIR == PAIR_F16_IN_OUT ? 103 : 100, 100},   /* clusters of two 128 x 256 (F16_IN_OUT: 256 x 256) */
+    {HOPPER_SHORT, 100, 100},                                       /* F16_IN_OUT: clusters of two 128 x 256 */
+    {HOPPER_NARROW, 75, 67},                                        /* 64 x 128, no cluster */
+    {HOPPER_NARROW_64, 62, 37},                                     /* 64 x 64 */
+    {HOPPER_MEDIUM, 87, 75},                                        /* 128 x 128, two consumers, clusters sharing A */
+    {HOPPER_NARROW_192, 71, 81},                                    /* 64 x 192 */
+    {HOPPER_SWAPPED_64, 62, 49},                                    /* roles swapped: 128 x 64, no cluster */
+    {HOPPER_SWAPPED_128, 87, 70},                                   /* roles swapped: 128 x 128, no cluster */
 };
-
+#line 5584 "gemm.md"
 static Shape hopper_shape(int m, int n, int k, int step);   /* padded to the step's tiles (Running it) */
-static Shape hopper_roles(const Shape *shape);              /* M and N as the kernel sees them */
+static Shape hopper_roles(const Shape *shape, int step);    /* M and N as the kernel sees them */
 
 /* The tile of HOPPER_TILES whose rounds take the least time on `sms` SMs: a round is one tile per cluster, and
    takes one tile's flops at the cluster's share of the rated speed times the tile's speed; tiles that are all
    split along K (step 8) take one piece's share of a round. Small tiles left whole take at least their bytes at
    their pull per block (hopper_pull), each round. No tile beats reading A and B once at the bandwidth, and a split
-   costs HOPPER_SPLIT_SECONDS on top. With the roles swapped (tf32) there is no such floor: its pulls were fitted
-   without one. On a tie, the tile with the shorter rounds, then the first. `bandwidth` is the GPU's memory
-   bandwidth, bytes/s, from its memory clock and bus width (Gpu). */
+   costs HOPPER_SPLIT_SECONDS on top. With the roles swapped there is no such floor: tf32's pulls were fitted
+   without one. An operand transposed first adds its pass: its bytes read and written at the bandwidth. On a tie,
+   the tile with the shorter rounds, then the first. `bandwidth` is the GPU's memory bandwidth, bytes/s, from its
+   memory clock and bus width (Gpu). */
 static int hopper_by_shape(int m, int n, int k, int sms, double bandwidth)
 {
     int best = HOPPER_LAST;
     double best_total = 0, best_time = 0;
     double once = (double)(m + n) * k * sizeof(input_t) / bandwidth;   /* unpadded, the same for every tile */
     for (int i = 0; i < (int)(sizeof HOPPER_TILES / sizeof HOPPER_TILES[0]); i++) {
-        if (!HOPPER_STEP_BUILT(HOPPER_TILES[i].kind))
+        int kind = HOPPER_TILES[i].kind;
+        if (!HOPPER_STEP_BUILT(kind))
             continue;
-        HopperTile tile = hopper_tile(HOPPER_TILES[i].kind);
-        Shape stored = hopper_shape(m, n, k, HOPPER_TILES[i].kind), padded = hopper_roles(&stored);
-        int tiles = hopper_tiles(HOPPER_TILES[i].kind, &padded);
+        HopperTile tile = hopper_tile(kind);
+        Shape stored = hopper_shape(m, n, k, kind), padded = hopper_roles(&stored, kind);
+        int tiles = hopper_tiles(kind, &padded);
         int clusters = sms / tile.cluster > 0 ? sms / tile.cluster : 1;
-        bool split = hopper_whole_tiles(HOPPER_TILES[i].kind, tiles, clusters, padded.k_padded, bandwidth) == 0;
+        bool split = hopper_whole_tiles(kind, tiles, clusters, padded.k_padded, bandwidth) == 0;
         double rounds = split ? 1.0 / split_parts(clusters, tiles, padded.k_padded / tile.block_k)   /* a piece */
                               : (double)((tiles + clusters - 1) / clusters);
         double flops = 2.0 * tile.cluster_m * tile.cluster_n * padded.k_padded;   /* one cluster tile */
-        double time = rounds * flops / (HOPPER_RATED[TYPE_PAIR] * 1e12 / clusters * HOPPER_TILES[i].speed / 100);
+        int speed = HOPPER_PAIRED(tile.swapped) ? HOPPER_TILES[i].paired_speed : HOPPER_TILES[i].speed;
+        double time = rounds * flops / (HOPPER_RATED[TYPE_PAIR] * 1e12 / clusters * speed / 100);
         if (tile.memory_bound && !split)   /* whole: their bytes at the pull, each round */
             time = fmax(time, rounds * hopper_tile_bytes(tile, padded.k_padded) / (tile.cluster * hopper_pull(tile)));
-        double total = (tile.memory_bound && !HOPPER_SWAP ? fmax(time, once) : time) +   /* A and B read once */
+        double total = (tile.memory_bound && !tile.swapped ? fmax(time, once) : time) +   /* A and B read once */
                        (split ? HOPPER_SPLIT_SECONDS : 0);
+        double prepared = (hopper_prepares(0, kind) ? (double)m * k : 0) + (hopper_prepares(1, kind) ? (double)n * k : 0);
+        total += 2 * prepared * sizeof(input_t) / bandwidth;   /* operands transposed first: read and written */
         if (i == 0 || total < best_total || (total == best_total && time < best_time)) {
-            best = HOPPER_TILES[i].kind;
+            best = kind;
             best_total = total;
             best_time = time;
         }
     }
     return best;
 }
-#line 5618 "gemm.md"
+#line 5660 "gemm.md"
 /* Step 10: store_hopper through this warp's buffer of 16 rows x STAGED_COLS, a pass per STAGED_COLS columns. The
    warp writes its pairs, then reads rows of 16-byte vectors back: a store instruction covers four whole 128-byte
    rows of C (F16_IN_OUT: eight of 64), not 8 rows x 32 bytes. Vector v of row r lies at v ^ (r mod vectors):
@@ -3709,8 +3743,8 @@ __device__ static inline void store_staged(const wgmma_acc_t (&d)[HOPPER_REGS(ST
         }
     }
 }
-#line 5703 "gemm.md"
-#if !HOPPER_WGMMA || HOPPER_A_REGS
+#line 5746 "gemm.md"
+#if !HOPPER_WGMMA || HOPPER_ANY_A_REGS
 /* The byte offset of element (mn, k) in a swizzled slab, K-major or MN-major (The swizzled layout). */
 __device__ static inline int slab_offset(bool mn_major, int mn, int k)
 {
@@ -3734,7 +3768,7 @@ __device__ static inline void load_four(const unsigned char *slab, int mn, int t
     }
 }
 #endif
-#line 5733 "gemm.md"
+#line 5776 "gemm.md"
 #if !HOPPER_WGMMA
 /* d[i..i+3] += a x b, 16 x 8 x 16 in f64: .row.col names A's fragment by rows and B's by columns, the layout
    the thread fragments above describe; then the types of D, A, B and C. */
@@ -3775,12 +3809,81 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     }
 }
 #endif
-#line 5812 "gemm.md"
-#if HOPPER_A_REGS
-/* tf32's wgmma of 64 x n with A from this thread's four registers a[0..3] (operands i0 .. i3) */
+#line 5880 "gemm.md"
+#if HOPPER_ANY_A_REGS
+/* The byte offset of element (mn, k) of A's role where HOPPER_PAIRED(s): panels of 64 bytes along M, block_k rows of
+   K each, with the 64-byte swizzle (16-byte chunk c of 128-byte line l at c XOR l mod 4). */
+__host__ __device__ static inline int paired_offset(int mn, int k)
+{
+    constexpr int block_k = hopper_tile().block_k;
+    int plain = (mn / 64 * block_k + k) * 64 + mn % 64;
+    return plain ^ (plain >> 7 & 3) << 4;
+}
+
+/* A warp's 16 rows of A's role at K k0 .. k0 + 31 come from one ldmatrix.x4.trans of 16-bit elements, each a row
+   pair (2g, 2g + 1). Lane L gives matrix L / 8 its line L % 8: one K, 16 bytes (8 pairs) from the warp's first
+   row. .trans hands lane l, from each matrix, lines 2t and 2t + 1 at pair g (t = l mod 4, g = l / 4). So matrices
+   0 and 1 hold the K 4t .. 4t + 3 that lane l needs, 2 and 3 the same 16 on. Each matrix's eight lines have
+   eight distinct K mod 8, so the 64-byte swizzle puts them in eight different banks: matrix 0 has 4t and 4t + 1
+   for t = 0, 1, and 4t + 2, 4t + 3 for t = 2, 3; matrix 1 the others. */
+__host__ __device__ static inline int paired_k(int lane, int k0)
+{
+    int matrix = lane / 8, line = lane % 8, t = line / 2;
+    return k0 + 16 * (matrix / 2) + 4 * t + line % 2 + 2 * ((matrix % 2) ^ (t / 2));
+}
+
+__device__ static inline void paired_load(const unsigned char *a_slab, int row, int k0, unsigned (&x)[4])
+{
+#if HOPPER_BUILT
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(x[0]), "=r"(x[1]), "=r"(x[2]), "=r"(x[3])
+                 : "r"(shared_address(a_slab + paired_offset(row, paired_k(threadIdx.x % 32, k0)))));
+#else
+    x[0] = x[1] = x[2] = x[3] = 0;
+#endif
+}
+#endif
+#line 5919 "gemm.md"
+#if HOPPER_ANY_A_REGS
+/* Bytes of y:x chosen by the four nibbles of `selector`, as __byte_perm does (the CPU's copy is for the self-test). */
+__host__ __device__ static inline unsigned byte_perm(unsigned x, unsigned y, unsigned selector)
+{
+#ifdef __CUDA_ARCH__
+    return __byte_perm(x, y, selector);
+#else
+    unsigned long long both = (unsigned long long)y << 32 | x;
+    unsigned result = 0;
+    for (int i = 0; i < 4; i++)
+        result |= (unsigned)(both >> 8 * (selector >> 4 * i & 7) & 0xFF) << 8 * i;
+    return result;
+#endif
+}
+
+/* Lane l's four registers of the fragment (row 2g, then 2g + 1; K 4t .. 4t + 3, then 16 on) from paired_load's x.
+   x[i] holds matrix i's lines 2t and 2t + 1 at pair g, each 16 bits with row 2g in the low byte: K 4t, 4t + 1 in
+   x[0] and 4t + 2, 4t + 3 in x[1] (t = 2, 3: the other way round), the same 16 on in x[2] and x[3]. */
+__host__ __device__ static inline void paired_fragment(const unsigned (&x)[4], int t, unsigned (&a)[4])
+{
+    bool late = t >= 2;
+    for (int h = 0; h < 2; h++) {
+        unsigned low = late ? x[2 * h + 1] : x[2 * h], high = late ? x[2 * h] : x[2 * h + 1];
+        a[2 * h] = byte_perm(low, high, 0x6420);
+        a[2 * h + 1] = byte_perm(low, high, 0x7531);
+    }
+}
+#endif
+#line 5952 "gemm.md"
+#if HOPPER_ANY_A_REGS
+/* A wgmma of 64 x n with A from this thread's four registers a[0..3] (operands i0 .. i3); tf32 names A and B not
+   negated (1, 1), the 8-bit types have no such operands */
+#if IS_INTEGER
+#define WGMMA_A_NEGATE ""
+#else
+#define WGMMA_A_NEGATE ", 1, 1"
+#endif
 #define WGMMA_A_REGS(n, list, outputs, i0, i1, i2, i3, ib, is, a, b, scale)                                 \
-    asm volatile(WGMMA_SCALE_D(is) "m64n" #n "k8.f32.tf32.tf32 {" list "}, {%" #i0 ", %" #i1 ", %" #i2    \
-                 ", %" #i3 "}, %" #ib ", p, 1, 1;\n}\n"                                                     \
+    asm volatile(WGMMA_SCALE_D(is) "m64n" #n WGMMA_TYPES " {" list "}, {%" #i0 ", %" #i1 ", %" #i2        \
+                 ", %" #i3 "}, %" #ib ", p" WGMMA_A_NEGATE ";\n}\n"                                        \
                  : outputs : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"((int)(scale)))
 
 template <int N>
@@ -3788,14 +3891,15 @@ __device__ static inline void wgmma_a_regs(wgmma_acc_t (&d)[WGMMA_REGS * N / 256
                                           unsigned long long b, bool scale)
 {
     if constexpr (N == 256)
-        WGMMA_A_REGS(256, WGMMA_L128, WGMMA_D128("+f", d, 0), 128, 129, 130, 131, 132, 133, a, b, scale);
+        WGMMA_A_REGS(256, WGMMA_L128, WGMMA_D128(WGMMA_OUT, d, 0), 128, 129, 130, 131, 132, 133, a, b, scale);
     else if constexpr (N == 192)
-        WGMMA_A_REGS(192, WGMMA_L96, WGMMA_D96("+f", d, 0), 96, 97, 98, 99, 100, 101, a, b, scale);
+        WGMMA_A_REGS(192, WGMMA_L96, WGMMA_D96(WGMMA_OUT, d, 0), 96, 97, 98, 99, 100, 101, a, b, scale);
     else if constexpr (N == 128)
-        WGMMA_A_REGS(128, WGMMA_L64, WGMMA_D64("+f", d, 0), 64, 65, 66, 67, 68, 69, a, b, scale);
+        WGMMA_A_REGS(128, WGMMA_L64, WGMMA_D64(WGMMA_OUT, d, 0), 64, 65, 66, 67, 68, 69, a, b, scale);
     else
-        WGMMA_A_REGS(64, WGMMA_L32, WGMMA_D32("+f", d, 0), 32, 33, 34, 35, 36, 37, a, b, scale);
+        WGMMA_A_REGS(64, WGMMA_L32, WGMMA_D32(WGMMA_OUT, d, 0), 32, 33, 34, 35, 36, 37, a, b, scale);
 }
+#line 5984 "gemm.md"
 
 /* Slab n of a piece with A's role in register set SET: slabs alternate between two sets, as a group in flight still
    reads the last slab's. Set 1 loads its K steps in reverse, so the two copies of this code differ and the compiler
@@ -3805,26 +3909,33 @@ __device__ static inline void multiply_set(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP
                                            const unsigned char *a_slab, const unsigned char *b_slab, int consumer, int n)
 {
     constexpr int k_steps = hopper_tile(STEP).block_k / HOPPER_K;
-    int lane = threadIdx.x % 32, row = consumer * 64 + threadIdx.x % 128 / 32 * 16 + lane / 4, t = lane % 4;
+    int lane = threadIdx.x % 32, row = consumer * 64 + threadIdx.x % 128 / 32 * 16, t = lane % 4;
     unsigned a[k_steps][4];
 #pragma unroll
     for (int j = 0; j < k_steps; j++) {
         int k_step = SET ? k_steps - 1 - j : j;
+        if constexpr (HOPPER_PAIRED(hopper_tile(STEP).swapped)) {   /* one ldmatrix: rows 2g and 2g + 1, K 4t .. 4t + 3 and 16 on */
+            unsigned x[4];
+            paired_load(a_slab, row, k_step * HOPPER_K, x);
+            paired_fragment(x, t, a[k_step]);
+        } else {
 #pragma unroll
-        for (int i = 0; i < 4; i++)   /* (row, t), (row + 8, t), (row, t + 4), (row + 8, t + 4) of this K step */
-            a[k_step][i] = *(const unsigned *)(a_slab + slab_offset(true, row + 8 * (i % 2),
-                                                                  k_step * HOPPER_K + t + 4 * (i / 2)));
+            for (int i = 0; i < 4; i++)   /* (g, t), (g + 8, t), (g, t + 4), (g + 8, t + 4) of this K step */
+                a[k_step][i] = *(const unsigned *)(a_slab + slab_offset(true, row + lane / 4 + 8 * (i % 2),
+                                                                      k_step * HOPPER_K + t + 4 * (i / 2)));
+        }
     }
     wgmma_fence();
 #pragma unroll
     for (int k_step = 0; k_step < k_steps; k_step++)
-        wgmma_a_regs<hopper_tile(STEP).block_n>(d[0], a[k_step], slab_descriptor(b_slab, HOPPER_B_MN, 0, k_step),
+        wgmma_a_regs<hopper_tile(STEP).block_n>(d[0], a[k_step],
+                                                slab_descriptor(b_slab, HOPPER_B_MN(hopper_tile(STEP).swapped), 0, k_step),
                                                 n != 0 || k_step > 0);
     wgmma_commit();
 }
 
 template <int STEP>
-__device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HOPPER_REGS(STEP)],
+__device__ static inline void multiply_regs(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HOPPER_REGS(STEP)],
                                             const unsigned char *a_slab, const unsigned char *b_slab, int consumer,
                                             int n)
 {
@@ -3834,7 +3945,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
         multiply_set<STEP, 0>(d, a_slab, b_slab, consumer, n);
 }
 #endif
-#line 5886 "gemm.md"
+#line 6045 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed. 32 x 8 threads per block, a 32 x 32 tile each (the last
    ones cut at the edges: f64's padded K is a multiple of 16). */
@@ -3865,17 +3976,19 @@ static void transpose_for_hopper(const input_t *in, input_t *out, int rows, int 
 #endif
 }
 
-static bool hopper_prepares(int operand)   /* the problem's A or B, whichever role it has */
+/* Whether the tile of `step` has the problem's A (operand 0) or B transposed first, whichever role it has. */
+static bool hopper_prepares(int operand, int step)
 {
-    return (operand == 0) != HOPPER_SWAP ? HOPPER_TRANSPOSE_A : HOPPER_TRANSPOSE_B;
+    bool swapped = hopper_tile(step).swapped;
+    return (operand == 0) != swapped ? HOPPER_TRANSPOSE_A(swapped) : HOPPER_TRANSPOSE_B(swapped);
 }
-#line 5930 "gemm.md"
-#if IS_INTEGER   /* an int8 operand transposed first is transposed in tiles this wide along M or N */
-#define HOPPER_WHOLE_M (HOPPER_TRANSPOSE_A ? TRANSPOSE_COLS : 1)
-#define HOPPER_WHOLE_N (HOPPER_TRANSPOSE_B ? TRANSPOSE_COLS : 1)
+#line 6091 "gemm.md"
+#if IS_INTEGER   /* an int8 operand transposed first is transposed in tiles this wide along M or N (s: swapped) */
+#define HOPPER_WHOLE_M(s) (HOPPER_TRANSPOSE_A(s) ? TRANSPOSE_COLS : 1)
+#define HOPPER_WHOLE_N(s) (HOPPER_TRANSPOSE_B(s) ? TRANSPOSE_COLS : 1)
 #else
-#define HOPPER_WHOLE_M 1
-#define HOPPER_WHOLE_N 1
+#define HOPPER_WHOLE_M(s) 1
+#define HOPPER_WHOLE_N(s) 1
 #endif
 
 static int common_multiple(int a, int b)   /* the least multiple of a that b divides: for 192 and 128, 384 */
@@ -3890,16 +4003,16 @@ static Shape hopper_shape(int m, int n, int k, int step)
 {
     HopperTile tile = hopper_tile(step);
     /* the kernel's multiples, along N and M when swapped */
-    int rows = common_multiple(tile.cluster_m, HOPPER_WHOLE_M);
-    int cols = common_multiple(tile.cluster_n, HOPPER_WHOLE_N);
-    return make_shape(m, n, k, HOPPER_SWAP ? cols : rows, HOPPER_SWAP ? rows : cols, tile.block_k);
+    int rows = common_multiple(tile.cluster_m, HOPPER_WHOLE_M(tile.swapped));
+    int cols = common_multiple(tile.cluster_n, HOPPER_WHOLE_N(tile.swapped));
+    return make_shape(m, n, k, tile.swapped ? cols : rows, tile.swapped ? rows : cols, tile.block_k);
 }
 
-/* The problem as the kernel sees it: M and N exchanged when the operands swap roles. */
-static Shape hopper_roles(const Shape *shape)
+/* The problem as the tile of `step` sees it: M and N exchanged when the operands swap roles. */
+static Shape hopper_roles(const Shape *shape, int step)
 {
     Shape roles = *shape;
-    if (HOPPER_SWAP) {
+    if (hopper_tile(step).swapped) {
         roles.m = shape->n;
         roles.n = shape->m;
         roles.m_padded = shape->n_padded;
@@ -3907,30 +4020,32 @@ static Shape hopper_roles(const Shape *shape)
     }
     return roles;
 }
-
+#line 6133 "gemm.md"
 static void make_hopper_maps(Run *run)
 {
-    Shape roles = hopper_roles(&run->shape);
+    Shape roles = hopper_roles(&run->shape, run->hopper);
     const Shape *shape = &roles;
-    const input_t *a = HOPPER_SWAP ? run->b_tiled : run->a_tiled, *b = HOPPER_SWAP ? run->a_tiled : run->b_tiled;
     HopperTile tile = hopper_tile(run->hopper);
+    bool swapped = tile.swapped;
+    const input_t *a = swapped ? run->b_tiled : run->a_tiled, *b = swapped ? run->a_tiled : run->b_tiled;
     int panel = HOPPER_ROW / (int)sizeof(input_t);
     int b_share = tile.share_a ? tile.block_n : tile.block_n / tile.cluster;   /* the box one block requests */
     CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_128B;
-    if (HOPPER_A_MN)   /* A stored K x M */
-        make_tensor_map(&run->a_map, a, shape->k_padded, shape->m_padded, panel, panel, tile.block_k,
-                        tile.block_m / panel, swizzle);
+    if (HOPPER_A_MN(swapped))   /* A stored K x M */
+        make_tensor_map(&run->a_map, a, shape->k_padded, shape->m_padded, HOPPER_A_PANEL(swapped),
+                        HOPPER_A_PANEL(swapped), tile.block_k, tile.block_m / HOPPER_A_PANEL(swapped),
+                        HOPPER_PAIRED(swapped) ? CU_TENSOR_MAP_SWIZZLE_64B : swizzle);
     else               /* A as M x K */
         make_tensor_map(&run->a_map, a, shape->m_padded, shape->k_padded, panel, panel, tile.block_m, 1,
                         swizzle);
-    if (HOPPER_B_MN)   /* B stored K x N */
+    if (HOPPER_B_MN(swapped))   /* B stored K x N */
         make_tensor_map(&run->b_map, b, shape->k_padded, shape->n_padded, panel, panel, tile.block_k,
                         b_share / panel, swizzle);
     else               /* B as N x K */
         make_tensor_map(&run->b_map, b, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 5996 "gemm.md"
+#line 6163 "gemm.md"
 static TileGeometry hopper_geometry(int step)
 {
     HopperTile hopper = hopper_tile(step);
@@ -3982,7 +4097,7 @@ static const void *hopper_gather_kernel(int kind)
 {
     return HOPPER_GATHER_KERNELS[kind < HOPPER_LAST ? 0 : kind - HOPPER_LAST];
 }
-#line 6054 "gemm.md"
+#line 6221 "gemm.md"
 static int hopper_kind(int kernel, int m, int n, int k, int sms, double bandwidth)
 {
     int step = hopper_step(kernel);
@@ -4014,7 +4129,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
                                             tile.shared_bytes));
     }
 }
-#line 6092 "gemm.md"
+#line 6259 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. A tile without a cluster is a
    plain grid: launched as clusters of one, a launch took 1 to 4 us longer (H100). */
 static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
@@ -4039,7 +4154,7 @@ static void setup_hopper(Run *run)
     make_hopper_maps(run);
     int step = run->hopper;
     HopperTile tile = hopper_tile(step);
-    Shape roles = hopper_roles(&run->shape);
+    Shape roles = hopper_roles(&run->shape, step);
     int tiles = hopper_tiles(step, &roles);
     int fit = 0;
     cudaLaunchAttribute attribute;
@@ -4059,20 +4174,20 @@ static void setup_hopper(Run *run)
         CHECK_CUDA(cudaMemset(run->slots, 0, bytes));   /* padding rows no piece stores: the gather adds zeros */
     }
 }
-#line 6145 "gemm.md"
+#line 6312 "gemm.md"
 
 static void launch_hopper(const Run *run)
 {
     const Shape *shape = &run->shape;
-    if (hopper_prepares(0))
+    if (run->prepare_a)
         transpose_for_hopper(run->a, run->a_tiled, shape->rows_a_padded, shape->cols_a_padded);
-    if (hopper_prepares(1))
+    if (run->prepare_b)
         transpose_for_hopper(run->b, run->b_tiled, shape->rows_b_padded, shape->cols_b_padded);
     int step = run->hopper;
     cudaLaunchAttribute attribute;
     cudaLaunchConfig_t config = hopper_launch(step, run->grid_clusters, &attribute);
     Run copy = *run;   /* the kernel's arguments; the launch takes a pointer to each */
-    copy.shape = hopper_roles(&run->shape);
+    copy.shape = hopper_roles(&run->shape, step);
     LastRound last = {run->whole_tiles, run->slots};
     void *arguments[] = {&copy.c, &copy.shape, &copy.alpha, &copy.beta, &copy.a_map, &copy.b_map, &last};
     if (run->whole_tiles > 0)   /* step 8 may split every tile */
@@ -4095,7 +4210,7 @@ static void launch_hopper(const Run *run)
     gather.numAttrs = 1;
     CHECK_CUDA(cudaLaunchKernelExC(&gather, hopper_gather_kernel(step), gather_arguments));
 }
-#line 6198 "gemm.md"
+#line 6365 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -4148,7 +4263,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 6255 "gemm.md"
+#line 6422 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -4185,7 +4300,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 6464 "gemm.md"
+#line 6631 "gemm.md"
 static int self_test_failures;
 
 #define H200_BANDWIDTH 4.92e12   /* bytes/s, as the GPU reports it (3201 MHz x 6144 bits x 2): and H100_BANDWIDTH */
@@ -4408,14 +4523,14 @@ static void test_inputs_and_shapes(void)
     int hopper_ok = 1;
     for (int step = 1; step < HOPPER_KINDS_END; step++) {
         HopperTile tile = hopper_tile(step);
-        Shape stored = hopper_shape(1000, 777, 333, step), padded = hopper_roles(&stored);   /* as the kernel sees it */
+        Shape stored = hopper_shape(1000, 777, 333, step), padded = hopper_roles(&stored, step);   /* the kernel's */
         hopper_ok &= padded.m_padded % tile.cluster_m == 0 && padded.m_padded >= padded.m &&
                      padded.n_padded % tile.cluster_n == 0 && padded.n_padded >= padded.n &&
                      padded.k_padded % tile.block_k == 0 && padded.k_padded >= 333 &&
                      padded.m + padded.n == 1777 && stored.m == 1000;
         for (int m = 1; m <= 300; m += 299) {   /* int8: whole transposition tiles, at any M */
-            Shape small = hopper_shape(m, 7, 33, step);
-            hopper_ok &= small.m_padded % HOPPER_WHOLE_M == 0 && small.n_padded % HOPPER_WHOLE_N == 0;
+            Shape small = hopper_shape(m, 7, 33, step), roles = hopper_roles(&small, step);   /* the kernel's M, N */
+            hopper_ok &= roles.m_padded % HOPPER_WHOLE_M(tile.swapped) + roles.n_padded % HOPPER_WHOLE_N(tile.swapped) == 0;
         }
     }
     expect(hopper_ok, "shape: every step of d_gemm_hopper pads to whole cluster tiles and slabs "
@@ -4436,7 +4551,7 @@ static void test_inputs_and_shapes(void)
     expect(hopper_kind(step9, 8192, 8192, 8192, 132, H100_BANDWIDTH) == HOPPER_BY_SHAPE &&
                hopper_kind(step9, 16, 4096, 4096, 132, H100_BANDWIDTH) ==
                    hopper_kind(KERNEL_HOPPER, 16, 4096, 4096, 132, H100_BANDWIDTH) &&
-               hopper_tile(HOPPER_STAGED).staged == (HOPPER_WGMMA && !HOPPER_SWAP) &&
+               hopper_tile(HOPPER_STAGED).staged == (HOPPER_WGMMA && !HOPPER_SWAP_ALL) &&
                !hopper_tile(HOPPER_BY_SHAPE).staged && !hopper_tile(HOPPER_NARROW).staged &&
                hopper_tile(HOPPER_STAGED).stages == hopper_tile(HOPPER_BY_SHAPE).stages,
            "hopper: step 9 takes step 10's small tiles and its own 128 x 256, which stores from registers; step "
@@ -4485,7 +4600,7 @@ static void test_hopper_tiles(void)
                "at 256 x 8192 x 8192, 64 x 192 at 256 x 6144 x 4096, split 128 x 256 at 256 x 8192 x 28672, "
                "64 x 64 at 16 x 2048 x 8192 (64 x 128 would split); at 16 x 4096 x 14336 whole 64 x 64 on an H100, "
                "split 64 x 128 on an H200; split 128 x 128 at 128 x 4096 x 14336 on an H200");
-    if (TYPE_PAIR == PAIR_TF32_IN_F32_OUT && HOPPER_SWAP)   /* whole small tiles at their bytes' time: measured */
+    if (HOPPER_SWAP_ALL)   /* tf32 with B as stored: whole small tiles at their bytes' time: measured */
         expect(hopper_kind(KERNEL_HOPPER, 16, 4096, 4096, 132, H100_BANDWIDTH) == HOPPER_NARROW_64 &&
                    hopper_kind(KERNEL_HOPPER, 128, 4096, 14336, 132, H200_BANDWIDTH) == HOPPER_SWAPPED_128 &&
                    hopper_whole_tiles(HOPPER_SWAPPED_128, 32, 132, 14336, H200_BANDWIDTH) == 0 &&
@@ -4506,7 +4621,17 @@ static void test_hopper_tiles(void)
                "and 777 x 1000 x 4096; it splits 64 x 64 tiles at 16 x 4096 x 4096, not 64 x 128 at K = 1024; "
                "at 16 to 128 x 14336 x 4096 it takes one round of whole 128-row tiles without a cluster, and split "
                "ones at 16 x 6144 x 4096 (128 x 64) and 128 x 4096 x 4096 (128 x 128)");
-    int most = HOPPER_SWAP ? 66 : 33;   /* a quarter of the SMs' worth; with the roles swapped (tf32), half */
+    if (HOPPER_SWAPS && IS_INTEGER)   /* int8 with B as stored: the choices measured (H100) */
+        expect(hopper_tile(hopper_kind(KERNEL_HOPPER, 16, 8192, 8192, 132, H100_BANDWIDTH)).swapped &&
+                   hopper_kind(KERNEL_HOPPER, 256, 4096, 14336, 132, H100_BANDWIDTH) == HOPPER_NARROW &&
+                   hopper_kind(KERNEL_HOPPER, 2048, 2048, 2048, 132, H100_BANDWIDTH) == HOPPER_LAST &&
+                   hopper_kind(KERNEL_HOPPER, 5000, 5000, 5000, 132, H100_BANDWIDTH) == HOPPER_LAST &&
+                   hopper_prepares(1, HOPPER_LAST) && !hopper_prepares(1, HOPPER_NARROW) &&
+                   !hopper_tile(HOPPER_LAST).swapped && hopper_tile(HOPPER_SWAPPED_64).swapped,
+               "hopper: int8 with B as stored swaps the roles in step 9's small tiles, which read B as stored (16 x "
+               "8192 x 8192, 64 x 128 at 256 x 4096 x 14336), and keeps 128 x 256 with B transposed first at 2048^3 "
+               "and 5000^3");
+    int most = hopper_tile(HOPPER_NARROW).swapped ? 66 : 33;   /* a quarter of the SMs' worth; roles swapped: half */
     expect(hopper_whole_tiles(HOPPER_NARROW, 16, 132, 14336, H100_BANDWIDTH) == 0 &&
                hopper_whole_tiles(HOPPER_NARROW, 16, 132, 1024, H100_BANDWIDTH) == 16 &&
                hopper_whole_tiles(HOPPER_NARROW, most, 132, 65536, H100_BANDWIDTH) == 0 &&
@@ -4514,11 +4639,56 @@ static void test_hopper_tiles(void)
                hopper_whole_tiles(HOPPER_NARROW, 66, 132, 65536, H200_BANDWIDTH) == 0 &&
                hopper_whole_tiles(HOPPER_NARROW, 67, 132, 65536, H200_BANDWIDTH) == 67,
            "hopper: step 9 splits 64-row tiles that take long to read, at most a quarter of the SMs' worth on an "
-           "H100 (tf32 with B as stored: half), half on an H200's faster memory");
+           "H100 (roles swapped: half), half on an H200's faster memory");
 }
 
 /* Step 6's last round: on a few counts of tiles, slabs and clusters, every slab of every tile of the round is in
    exactly one piece, and the slots d_gather_pieces reads for a tile are exactly its pieces'. */
+#if HOPPER_PAIRED(HOPPER_SWAPS)
+/* paired_load and paired_fragment on the CPU: ldmatrix.x4.trans played on a slab whose every byte names its
+   (row, K), for each warp's rows of a 128-row slab and each K step: every lane ends with the fragment wgmma wants
+   of rows 2g and 2g + 1, and no matrix's eight lines share a bank. */
+static void test_paired_load(void)
+{
+    constexpr int block_k = hopper_tile().block_k;
+    static int label[128 * block_k];   /* byte offset -> row * block_k + K */
+    for (int mn = 0; mn < 128; mn++)
+        for (int k = 0; k < block_k; k++)
+            label[paired_offset(mn, k)] = mn * block_k + k;
+    bool right = true, banks = true;
+    for (int row = 0; row < 128; row += 16)
+        for (int k0 = 0; k0 < block_k; k0 += HOPPER_K) {
+            for (int matrix = 0; matrix < 4; matrix++) {
+                int used = 0;   /* the 16-byte bank groups (of 8 in 128 bytes) the matrix's lines fall in */
+                for (int line = 0; line < 8; line++)
+                    used |= 1 << paired_offset(row, paired_k(8 * matrix + line, k0)) % 128 / 16;
+                banks &= used == 0xFF;
+            }
+            for (int lane = 0; lane < 32; lane++) {
+                int g = lane / 4, t = lane % 4;
+                unsigned x[4], a[4];
+                for (int matrix = 0; matrix < 4; matrix++) {   /* lines 2t, 2t + 1 at pair g: four bytes */
+                    x[matrix] = 0;
+                    for (int b = 0; b < 4; b++) {
+                        int line = 8 * matrix + 2 * t + b / 2;   /* the lane that gave this line's address */
+                        int offset = paired_offset(row, paired_k(line, k0)) + 2 * g + b % 2;
+                        int mn = label[offset] / block_k, k = label[offset] % block_k;
+                        x[matrix] |= (unsigned)(k | (mn % 2) << 7) << 8 * b;   /* the byte: its K and row's parity */
+                        right &= mn / 2 == (row + 2 * g) / 2;                 /* from the lane's row pair */
+                    }
+                }
+                paired_fragment(x, t, a);
+                for (int i = 0; i < 4; i++)   /* a[i]: row 2g + i % 2, K 4t .. 4t + 3 from 16 (i / 2) */
+                    for (int b = 0; b < 4; b++)
+                        right &= (a[i] >> 8 * b & 0xFF) == (unsigned)((k0 + 16 * (i / 2) + 4 * t + b) | i % 2 << 7);
+            }
+        }
+    expect(right, "8-bit A's role in registers: one ldmatrix.x4.trans and paired_fragment give each lane its rows "
+                  "2g, 2g + 1 at K 4t .. 4t + 3 and 16 on");
+    expect(banks, "8-bit A's role in registers: each ldmatrix matrix's eight lines lie in eight different banks");
+}
+#endif
+
 static void test_pieces(void)
 {
     static const int cases[][3] = {{2, 512, 66}, {34, 128, 66}, {16, 16, 66}, {33, 3, 66}, {1, 1, 66}, {7, 5, 30},
@@ -4640,6 +4810,9 @@ static int self_test(void)
     test_parse();
     test_inputs_and_shapes();
     test_hopper_tiles();
+#if HOPPER_PAIRED(HOPPER_SWAPS)
+    test_paired_load();
+#endif
     test_pieces();
     test_tiles();
     test_npy();
