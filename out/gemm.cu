@@ -3600,7 +3600,7 @@ static bool hopper_fills(HopperTile tile, int tiles, int clusters, int k_padded,
 #line 5505 "gemm.md"
 #define HOPPER_BLOCK_PULL 90e9       /* bytes/s that one block of a 64-wide tile reads when few run; H200 */
 #define HOPPER_PULL_PER_64 30e9      /* and each 64 columns more (64 x 128: 120e9); fitted on forced tiles, H200 */
-#define HOPPER_SWAP_PULL 60e9        /* the same with the roles swapped (B as stored), tiles 64 wide; tf32, H200 */
+#define HOPPER_SWAP_PULL 60e9        /* the same with the roles swapped, tiles 64 wide; tf32's, H200 (8-bit: not fitted) */
 #define HOPPER_SWAP_PULL_WIDE 77e9   /* the same, tiles wider than 64 (wgmma's N) */
 
 /* What one block of a whole small tile reads, bytes/s. A wider tile's stage holds more bytes for each wait on a
@@ -3812,7 +3812,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
 #line 5880 "gemm.md"
 #if HOPPER_ANY_A_REGS
 /* The byte offset of element (mn, k) of A's role where HOPPER_PAIRED(s): panels of 64 bytes along M, block_k rows of
-   K each, with the 64-byte swizzle (16-byte chunk c of 128-byte line l at c XOR l mod 4). */
+   K each, with the 64-byte swizzle (16-byte chunk c of 128-byte line l at c XOR (l mod 4)). */
 __host__ __device__ static inline int paired_offset(int mn, int k)
 {
     constexpr int block_k = hopper_tile().block_k;
@@ -3821,14 +3821,15 @@ __host__ __device__ static inline int paired_offset(int mn, int k)
 }
 
 /* A warp's 16 rows of A's role at K k0 .. k0 + 31 come from one ldmatrix.x4.trans of 16-bit elements, each a row
-   pair (2g, 2g + 1). Lane L gives matrix L / 8 its line L % 8: one K, 16 bytes (8 pairs) from the warp's first
-   row. .trans hands lane l, from each matrix, lines 2t and 2t + 1 at pair g (t = l mod 4, g = l / 4). So matrices
+   pair (2g, 2g + 1). Lanes 8i .. 8i + 7 give the addresses of matrix i's eight lines: one K, 16 bytes (8 pairs)
+   from the warp's first row. .trans hands lane l, from each matrix, lines 2t and 2t + 1 at pair g (t = l mod 4,
+   g = l / 4). So matrices
    0 and 1 hold the K 4t .. 4t + 3 that lane l needs, 2 and 3 the same 16 on. Each matrix's eight lines have
    eight distinct K mod 8, so the 64-byte swizzle puts them in eight different banks: matrix 0 has 4t and 4t + 1
    for t = 0, 1, and 4t + 2, 4t + 3 for t = 2, 3; matrix 1 the others. */
 __host__ __device__ static inline int paired_k(int lane, int k0)
 {
-    int matrix = lane / 8, line = lane % 8, t = line / 2;
+    int matrix = lane / 8, line = lane % 8, t = line / 2;   /* t: of the lanes that receive the line */
     return k0 + 16 * (matrix / 2) + 4 * t + line % 2 + 2 * ((matrix % 2) ^ (t / 2));
 }
 
@@ -3843,7 +3844,7 @@ __device__ static inline void paired_load(const unsigned char *a_slab, int row, 
 #endif
 }
 #endif
-#line 5919 "gemm.md"
+#line 5920 "gemm.md"
 #if HOPPER_ANY_A_REGS
 /* Bytes of y:x chosen by the four nibbles of `selector`, as __byte_perm does (the CPU's copy is for the self-test). */
 __host__ __device__ static inline unsigned byte_perm(unsigned x, unsigned y, unsigned selector)
@@ -3872,7 +3873,7 @@ __host__ __device__ static inline void paired_fragment(const unsigned (&x)[4], i
     }
 }
 #endif
-#line 5952 "gemm.md"
+#line 5953 "gemm.md"
 #if HOPPER_ANY_A_REGS
 /* A wgmma of 64 x n with A from this thread's four registers a[0..3] (operands i0 .. i3); tf32 names A and B not
    negated (1, 1), the 8-bit types have no such operands */
@@ -3900,7 +3901,6 @@ __device__ static inline void wgmma_a_regs(wgmma_acc_t (&d)[WGMMA_REGS * N / 256
         WGMMA_A_REGS(64, WGMMA_L32, WGMMA_D32(WGMMA_OUT, d, 0), 32, 33, 34, 35, 36, 37, a, b, scale);
 }
 #line 5984 "gemm.md"
-
 /* Slab n of a piece with A's role in register set SET: slabs alternate between two sets, as a group in flight still
    reads the last slab's. Set 1 loads its K steps in reverse, so the two copies of this code differ and the compiler
    cannot merge them into one set of registers. */
@@ -3945,7 +3945,7 @@ __device__ static inline void multiply_regs(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
         multiply_set<STEP, 0>(d, a_slab, b_slab, consumer, n);
 }
 #endif
-#line 6045 "gemm.md"
+#line 6044 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed. 32 x 8 threads per block, a 32 x 32 tile each (the last
    ones cut at the edges: f64's padded K is a multiple of 16). */
@@ -3982,7 +3982,7 @@ static bool hopper_prepares(int operand, int step)
     bool swapped = hopper_tile(step).swapped;
     return (operand == 0) != swapped ? HOPPER_TRANSPOSE_A(swapped) : HOPPER_TRANSPOSE_B(swapped);
 }
-#line 6091 "gemm.md"
+#line 6090 "gemm.md"
 #if IS_INTEGER   /* an int8 operand transposed first is transposed in tiles this wide along M or N (s: swapped) */
 #define HOPPER_WHOLE_M(s) (HOPPER_TRANSPOSE_A(s) ? TRANSPOSE_COLS : 1)
 #define HOPPER_WHOLE_N(s) (HOPPER_TRANSPOSE_B(s) ? TRANSPOSE_COLS : 1)
@@ -4020,7 +4020,7 @@ static Shape hopper_roles(const Shape *shape, int step)
     }
     return roles;
 }
-#line 6133 "gemm.md"
+#line 6132 "gemm.md"
 static void make_hopper_maps(Run *run)
 {
     Shape roles = hopper_roles(&run->shape, run->hopper);
@@ -4045,7 +4045,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, b, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 6163 "gemm.md"
+#line 6162 "gemm.md"
 static TileGeometry hopper_geometry(int step)
 {
     HopperTile hopper = hopper_tile(step);
@@ -4097,7 +4097,7 @@ static const void *hopper_gather_kernel(int kind)
 {
     return HOPPER_GATHER_KERNELS[kind < HOPPER_LAST ? 0 : kind - HOPPER_LAST];
 }
-#line 6221 "gemm.md"
+#line 6220 "gemm.md"
 static int hopper_kind(int kernel, int m, int n, int k, int sms, double bandwidth)
 {
     int step = hopper_step(kernel);
@@ -4129,7 +4129,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
                                             tile.shared_bytes));
     }
 }
-#line 6259 "gemm.md"
+#line 6258 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. A tile without a cluster is a
    plain grid: launched as clusters of one, a launch took 1 to 4 us longer (H100). */
 static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
@@ -4174,7 +4174,7 @@ static void setup_hopper(Run *run)
         CHECK_CUDA(cudaMemset(run->slots, 0, bytes));   /* padding rows no piece stores: the gather adds zeros */
     }
 }
-#line 6312 "gemm.md"
+#line 6311 "gemm.md"
 
 static void launch_hopper(const Run *run)
 {
@@ -4210,7 +4210,7 @@ static void launch_hopper(const Run *run)
     gather.numAttrs = 1;
     CHECK_CUDA(cudaLaunchKernelExC(&gather, hopper_gather_kernel(step), gather_arguments));
 }
-#line 6365 "gemm.md"
+#line 6364 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -4263,7 +4263,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 6422 "gemm.md"
+#line 6421 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -4300,7 +4300,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 6631 "gemm.md"
+#line 6630 "gemm.md"
 static int self_test_failures;
 
 #define H200_BANDWIDTH 4.92e12   /* bytes/s, as the GPU reports it (3201 MHz x 6144 bits x 2): and H100_BANDWIDTH */
