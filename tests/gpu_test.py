@@ -50,11 +50,11 @@ What it does, in one call that must stay under ten minutes:
      rounds, then a last round split along K: step 7), HOPPER_FILL (16 4096 65536 and 777 1001 65536,
      where step 8 splits every tile along K, and step 9 too, 64-row tiles at the first), HOPPER_WIDE
      (64 33792 256 and its transpose), 256 6144 256 and 18944 64 256 (step 9's 64 x 192 in every layout),
-     HOPPER_SWAPPED (100 14000 300, 128 4096 14336 and 16 8192 8192: where tf32's roles swap, the 128-row
-     tiles without a cluster, whole and split); a check that the passing runs covered each of step 9's
+     HOPPER_SWAPPED (100 14000 300, 128 4096 14336 and 16 8192 8192: where the roles swap, tf32's, int8's and
+     uint8's with B as stored, the 128-row tiles without a cluster, whole and split); a check that the passing runs covered each of step 9's
      tiles (kv tile and cluster); memcheck for each type pair, also unverified at 4608 2048 12288, both
      HOPPER_FILL sizes (the splits), 1000 777 333, 2304 2048 1000, 64 33792 256, 256 6144 256 and
-     18944 64 256 (step 9's tiles), and for tf32 the HOPPER_SWAPPED sizes; a compute_80 build must
+     18944 64 256 (step 9's tiles), and for tf32, int8 and uint8 the HOPPER_SWAPPED sizes; a compute_80 build must
      exit 3 with one line; on a GPU that is not 9.0 (nvidia-smi's compute_cap) every type pair must
      exit 3 instead;
   9. the matrix (issue 30): every --kernel a STEPS=1 build has (naive, fast, step1 .. step7, hopper,
@@ -143,8 +143,10 @@ HOPPER_WIDE = ((64, 33792, 256), (33792, 64, 256), (64, 16896, 256), (16896, 64,
 HOPPER_192 = ((256, 6144, 256), (18944, 64, 256))
 # tf32 with B as stored (the roles swapped) also has 128 x 64 and 128 x 128 tiles without a cluster: 64 33792 256
 # takes the first (HOPPER_WIDE); a ragged size takes the second whole, 128 4096 14336 split along K, 16 8192 8192
-# the first split.
+# the first split. int8 and uint8 with B as stored (their small tiles swapped since stop 72) take the same two
+# tiles at the first two sizes, and 64 x 64 whole at 16 8192 8192 (H100 and H200 bandwidths, swap-tile/sim.cu).
 HOPPER_SWAPPED = ((100, 14000, 300), (128, 4096, 14336), (16, 8192, 8192))
+SWAPS = ("TF32_IN_F32_OUT", "I8_IN_I32_OUT", "U8_IN_I32_OUT")   # with B as stored, their roles swap
 # Step 8's tiles (block M x N, cluster) as the kv line names them; f64 has its 128-column pair.
 HOPPER_TILES = ("64x64c1", "64x128c1", "64x192c1", "128x128c2")
 HOPPER_TILES_F64 = ("64x128c1", "128x128c2")
@@ -822,7 +824,8 @@ class Tester:
                              check=lambda o: [] if "--shared-limit=64K allows 65536" in o.stderr
                              else ["message does not name --shared-limit=64K"])
         runs = []
-        swapped = config.type == "TF32_IN_F32_OUT" and config.tb == 0   # tf32 with B as stored: the roles swap
+        swapped = config.type in SWAPS and config.tb == 0   # B as stored: the roles swap (8-bit: small tiles)
+        splits = HOPPER_SWAPPED[1:] if config.type == "TF32_IN_F32_OUT" else HOPPER_SWAPPED[1:2]
         for size in HOPPER_SIZES:
             runs.append(self.gemm_run(config, "hopper", size, scaled, "hopper %s a=%s b=%s"
                                       % ("x".join(map(str, size)), alpha, beta), alpha=alpha, beta=beta,
@@ -831,7 +834,7 @@ class Tester:
             runs.append(self.gemm_run(config, "hopper", size, scaled + ["--verify=gpu"],
                                       "hopper %s a=%s b=%s gpu" % ("x".join(map(str, size)), alpha, beta), alpha=alpha,
                                       beta=beta, timeout=TIMEOUT_BIG, copy_path="copy-engine",
-                                      split=size in (HOPPER_SPLIT,) + HOPPER_FILL or (swapped and size in HOPPER_SWAPPED[1:])))
+                                      split=size in (HOPPER_SPLIT,) + HOPPER_FILL or (swapped and size in splits)))
         record = self.add(Record("check", config, label="hopper: step 10 ran each of step 9's tiles"))
         ran = set(getattr(run, "tile", "") for run in runs if run.status == "pass")
         wanted = HOPPER_TILES_F64 if config.type == "F64_IN_OUT" else HOPPER_TILES_SWAPPED if swapped else HOPPER_TILES
@@ -1294,10 +1297,10 @@ class Tester:
                                 san_futures.append(san_pool.submit(self.guarded_sanitizer, built, "memcheck", kernel, "cpu"))
                                 if (ta, tb) == (0, 0):   # step 7's split last round, step 8's split tiles, the gathering
                                     # fp16: 128 x 128 with its last round split, 64 x 128 and 128 x 256 all split,
-                                    # then 64 x 128 whole; tf32 (its roles swapped): its two tiles without a cluster
+                                    # then 64 x 128 whole; tf32, int8, uint8 (roles swapped): two tiles without a cluster
                                     for size in (HOPPER_SPLIT,) + HOPPER_FILL + (HOPPER_SIZES[2], HOPPER_ROUNDS,
                                                                                   HOPPER_WIDE[0]) + HOPPER_192 + (
-                                            HOPPER_SWAPPED if type_pair == "TF32_IN_F32_OUT" else ()):
+                                            HOPPER_SWAPPED if type_pair in SWAPS else ()):
                                         san_futures.append(san_pool.submit(self.guarded_sanitizer, built, "memcheck",
                                                                            kernel, "off", size=size))
             if not args.skip_sanitizers and "matrix" in args.parts:
