@@ -1,6 +1,6 @@
 #!/bin/bash
-# Builds, where there is no GPU, the two int8 binaries (B as stored) that call1.sh times: head (HEAD's out/gemm.cu,
-# or OLD=commit: B transposed first in every tile) and new (the working tree's out/gemm.cu: step 9's small tiles
+# Builds, where there is no GPU, the two int8 binaries (B as stored) that call1.sh and call2.sh time: head (HEAD's
+# out/gemm.cu, or OLD=commit; since the swap landed, OLD=575c403: B transposed first in every tile) and new (the working tree's out/gemm.cu: step 9's small tiles
 # swap their roles). Each has one line patched into hopper_kind, so HOPPER_FORCE=kind runs that tile (its own split
 # stays). Into out/bench/swap-tile/{head,new}/gemm, carried to the GPU machine.
 cd "$(dirname "$0")/../../../../.." || exit 1
