@@ -1,6 +1,6 @@
 #!/bin/bash
 # The rule of a gemm.cu (default out/gemm.cu) scored on force.sh's runs, CPU only: for the suite's 30 skinny shapes
-# and each of fp16 and int8 with B transposed and tf32 with B as stored, the rule's pick (swap-split/sim.cu), the
+# and each of fp16 and int8 with B transposed and tf32 with B as stored, the rule's pick (swap-tile/sim.cu), the
 # ratio cuBLAS / ours measured with that tile and split forced (force/), the geometric mean and the worst; a pick
 # with no forced run of the same tile and split counts as missing. Also prints the picks that differ from the
 # suite CSV's (picks.sh) on all 47 shapes and eight builds.
@@ -11,7 +11,7 @@ mkdir -p $bin
 for b in F16_IN_F32_OUT:16x16x16:1 TF32_IN_F32_OUT:16x16x8:0 I8_IN_I32_OUT:16x16x16:1; do
     IFS=: read -r t mnk tb <<<"$b"
     nvcc -O1 -std=c++17 -arch=sm_90a -DCONFIG_ON_COMMAND_LINE -D$t -DMNK_$mnk -DTRANSPOSE_B=$tb \
-        -DGEMM_CU="\"$cu\"" -I$(dirname "$cu") -o $bin/$t-$tb docs/bench/variants/h200/swap-split/sim.cu \
+        -DGEMM_CU="\"$cu\"" -I$(dirname "$cu") -o $bin/$t-$tb docs/bench/variants/h200/swap-tile/sim.cu \
         -lcublas -lcuda 2>&1 | grep error &
 done
 wait

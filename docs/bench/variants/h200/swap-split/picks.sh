@@ -4,7 +4,7 @@
 #   bash docs/bench/variants/h200/swap-split/picks.sh [GEMM_CU [CSV]]
 cd "$(dirname "$0")/../../../../.." || exit 1
 cu=$(realpath "${1:-out/gemm.cu}"); csv=${2:-docs/bench/suite-h200.csv}
-here=docs/bench/variants/h200/swap-split; bin=${TMPDIR:-/tmp}/gemm-picks
+here=docs/bench/variants/h200/swap-tile; bin=${TMPDIR:-/tmp}/gemm-picks
 mkdir -p $bin
 python3 -c "import sys; sys.path.insert(0, 'docs/bench'); import suite
 for s in suite.SUITE: print(s[1], s[2], s[3])" > $bin/shapes.txt

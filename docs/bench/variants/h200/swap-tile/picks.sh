@@ -1,6 +1,6 @@
 #!/bin/bash
-# The rule's picks before and after a change to gemm.md, on the CPU: ../swap-split/sim.cu compiled with HEAD's
-# out/gemm.cu (or OLD=commit), sim.cu here with the working tree's, for 7 type pairs x B as stored and transposed
+# The rule's picks before and after a change to gemm.md, on the CPU: sim.cu here compiled with HEAD's out/gemm.cu
+# (or OLD=commit) and with the working tree's, for 7 type pairs x B as stored and transposed
 # x the H100's and H200's bandwidth, on the suite's shapes and a grid of M x N x K (shapes.txt, 575 shapes).
 # Prints each pick that differs, then the counts per build.
 #   bash docs/bench/variants/h200/swap-tile/picks.sh > picks.txt
@@ -26,7 +26,7 @@ for b in $builds; do
     t=${b%:*}; mnk=${b#*:}
     for tb in 0 1; do
         for v in old new; do
-            src=$here/sim.cu; [ $v = old ] && src=docs/bench/variants/h200/swap-split/sim.cu
+            src=$here/sim.cu
             nvcc -O1 -std=c++17 -arch=sm_90a -DCONFIG_ON_COMMAND_LINE -D$t -DMNK_$mnk -DTRANSPOSE_B=$tb \
                 -DGEMM_CU="\"$bin/$v.cu\"" -I$bin -o $bin/$v-$t-$tb $src -lcublas -lcuda 2>&1 | grep error &
         done
@@ -37,7 +37,7 @@ for b in $builds; do
     t=${b%:*}
     for tb in 0 1; do
         for bw in 3.35e12 4.92e12; do
-            $bin/old-$t-$tb $bw < $here/shapes.txt | cut -d' ' -f1-6 > $bin/o.txt
+            $bin/old-$t-$tb $bw < $here/shapes.txt | cut -d' ' -f1-6 > $bin/o.txt   # without the kind
             $bin/new-$t-$tb $bw < $here/shapes.txt > $bin/n.txt   # and the kind, and "swapped"
             paste -d'|' $bin/o.txt $bin/n.txt | awk -F'|' '{split($2, f, " "); if ($1 != f[1] " " f[2] " " f[3] " " f[4] " " f[5] " " f[6]) print}' > $bin/d.txt
             d=$(wc -l < $bin/d.txt)
