@@ -508,7 +508,7 @@ def body_lines(text, indent):
     return "\n".join(line[4:] if line.startswith(" " * 4) else line.lstrip() for line in lines)
 
 
-IF = re.compile(r"(?m)^([ \t]*)(?:\}\s*else\s+)?if\s*\(")
+IF = re.compile(r"(?m)^([ \t]*)(?:\}\s*else\s+)?if\s*(?:constexpr\s*)?\(")   # `if constexpr` folds alike
 ELSE = re.compile(r"(?:\s|/\*.*?\*/)*else\b", re.S)   # an `else`, perhaps after the branch's comment
 
 

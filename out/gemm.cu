@@ -2904,7 +2904,7 @@ __host__ __device__ constexpr HopperTile hopper_tile(int step = HOPPER_LAST)
     bool tall = TYPE_PAIR == PAIR_F16_IN_OUT && step != HOPPER_SHORT && !small;   /* half accumulators: 128 rows */
     bool swapped = step == HOPPER_SWAPPED_64 || step == HOPPER_SWAPPED_128;   /* two consumers, no cluster */
     tile.swapped = HOPPER_SWAP_ALL || (HOPPER_SWAPS && small);   /* tf32: every tile; 8-bit: step 9's small ones */
-    tile.a_regs = (tile.swapped || TRANSPOSE_A) && (tile.swapped || TYPE_PAIR == PAIR_TF32_IN_F32_OUT);
+    tile.a_regs = (tile.swapped || TRANSPOSE_A) && (tile.swapped || TYPE_PAIR == PAIR_TF32_IN_F32_OUT);   /* HOPPER_A_REGS */
     tile.consumers = (step >= HOPPER_TWO_CONSUMERS && !small) || step == HOPPER_MEDIUM || swapped ? 2 : 1;
     tile.block_m = (tall ? 128 : 64) * tile.consumers;
     bool n64 = step == HOPPER_NARROW_64 || step == HOPPER_SWAPPED_64;   /* block_n, where not 256 */

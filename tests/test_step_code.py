@@ -302,6 +302,16 @@ class Folding(unittest.TestCase):
             self.assertNotIn("else", code)
             self.assertNotIn("the %s one" % ("fast" if not fast else "slow"), code)
 
+    def test_an_if_constexpr_folds_as_an_if(self):
+        """`if constexpr (tile.a_regs) { multiply_regs...; } else { ...wgmma... }` in multiply_slab: the pattern
+        saw only `if (`, so step 1's view showed `if constexpr (false)` and both branches."""
+        lines = ["__device__ void f(void)", "{", "    if constexpr (tile.fast) {", "        g(1);", "    } else {",
+                 "        g(2);", "    }", "    h();", "}"]
+        code = "\n".join(step_code.fold(lines, {"tile.fast": False}))
+        self.assertIn("    g(2);\n    h();", code)
+        self.assertNotIn("g(1)", code)
+        self.assertNotIn("constexpr", code)
+
     def test_a_loop_that_runs_once_is_its_body(self):
         """Before the persistent grid a block has one piece: `for (int n = 0; tile.persistent ? next_piece<STEP,
         PIECES>(...) : n == 0; n++)` folds to its body. The `,` of a template's arguments before the `:` ended the
