@@ -2,7 +2,7 @@
    hopper_whole_tiles for each shape read from stdin ("M N K" a line), on 132 SMs and the bandwidth given (bytes/s,
    default the H200's). One line out per shape: M N K, the tile, the tiles split, the cluster, the kind, whether its
    roles are swapped. It compiles against a gemm.cu from before the swap per tile too (no HOPPER_SWAPS there:
-   hopper_roles without the kind, no `swapped`), as ../swap-split/sim.cu did. */
+   hopper_roles without the kind, no `swapped`), and replaces ../swap-split/sim.cu. */
 #define main gemm_main
 #include GEMM_CU
 #undef main
