@@ -45,11 +45,12 @@
  *   main
  *   Past WMMA: Hopper's warpgroup MMA d_gemm_hopper: swizzled slabs, wgmma, producer and consumers, the
  *                                     epilogue, the persistent grid, the last round, tiles by shape, f64 on
- *                                     mma.sync, tf32's A in registers, the host side, d_peak_hopper, the steps
+ *                                     mma.sync, swapped roles (tf32's and int8's A role in registers), the host
+ *                                     side, d_peak_hopper, the steps
  *   Appendix: testing the host code   --self-test
  */
 /* ==== Configuration ==== */
-#line 275 "gemm.md"
+#line 276 "gemm.md"
 #ifndef CONFIG_ON_COMMAND_LINE
 #define F16_IN_F32_OUT
 #define MNK_16x16x16
@@ -64,7 +65,7 @@
 #ifndef WITH_STEPS
 #define WITH_STEPS 0    /* 1: also build steps 1 to 6 of d_gemm and 1 to 9 of d_gemm_hopper */
 #endif
-#line 298 "gemm.md"
+#line 299 "gemm.md"
 #if defined(F16_IN_F32_OUT) + defined(F16_IN_OUT) + defined(U8_IN_I32_OUT) + \
     defined(I8_IN_I32_OUT) + defined(BF16_IN_F32_OUT) + defined(TF32_IN_F32_OUT) + \
     defined(F64_IN_OUT) == 0
@@ -111,7 +112,7 @@
 #error "TRANSPOSE_B must be 0 or 1"
 #endif
 /* ==== Headers and errors ==== */
-#line 351 "gemm.md"
+#line 352 "gemm.md"
 #include <errno.h>
 #include <float.h>
 #include <getopt.h>
@@ -135,7 +136,7 @@
 #include <mma.h>
 
 namespace wmma = nvcuda::wmma;
-#line 391 "gemm.md"
+#line 392 "gemm.md"
 #define EXIT_VERIFY_FAILED 1
 #define EXIT_USAGE 2
 #define EXIT_NO_GPU 3
@@ -153,7 +154,7 @@ static void die(int status, const char *format, ...)
     va_end(args);
     exit(status);
 }
-#line 417 "gemm.md"
+#line 418 "gemm.md"
 static void cuda_failed(const char *call, cudaError_t status,
                         const char *file, int line)
 {
@@ -178,7 +179,7 @@ static void cuda_failed(const char *call, cudaError_t status,
                 #call, cublasGetStatusString(check_status_));                \
     } while (0)
 /* ==== What each type pair means in C ==== */
-#line 469 "gemm.md"
+#line 470 "gemm.md"
 /* TYPE_PAIR, the row of every per-type table (macros, so that #if can compare them too) */
 #define PAIR_F16_IN_F32_OUT 0
 #define PAIR_F16_IN_OUT 1
@@ -200,7 +201,7 @@ typedef double exact_t;
 #define INPUT_FROM_FLOAT(x) __float2half_rn(x)
 #define ACCUM_TO_DOUBLE(x) ((double)(x))
 #define ACCUM_FROM_FLOAT(x) ((float)(x))
-#line 497 "gemm.md"
+#line 498 "gemm.md"
 #elif defined(F16_IN_OUT)
 #define TYPE_PAIR PAIR_F16_IN_OUT
 #define TYPE_NAME "F16_IN_OUT"
@@ -275,13 +276,13 @@ typedef double input_t, frag_t, accum_t, scalar_t, exact_t;
 #define ACCUM_TO_DOUBLE(x) ((double)(x))
 #define ACCUM_FROM_FLOAT(x) ((double)(x))
 #endif
-#line 579 "gemm.md"
+#line 580 "gemm.md"
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < MIN_CC * 10
 #error "this type pair needs a newer GPU than one this build is for: bf16, tf32 and f64 need sm_80 (drop 75 from ARCH)"
 #endif
 
 #define RATE_UNIT (IS_INTEGER ? "TOP/s" : "TFLOP/s")
-#line 591 "gemm.md"
+#line 592 "gemm.md"
 #if defined(MNK_16x16x16)
 #define FRAG_M 16
 #define FRAG_N 16
@@ -313,7 +314,7 @@ typedef double input_t, frag_t, accum_t, scalar_t, exact_t;
 #define SHAPE_NAME "8x8x4"
 #define PTX_SHAPE "m8n8k4"
 #endif
-#line 635 "gemm.md"
+#line 636 "gemm.md"
 __host__ __device__ static inline float tf32_round(float value)
 {
     uint32_t bits;
@@ -325,7 +326,7 @@ __host__ __device__ static inline float tf32_round(float value)
     memcpy(&value, &bits, sizeof value);
     return value;
 }
-#line 652 "gemm.md"
+#line 653 "gemm.md"
 __host__ __device__ static inline float tf32_truncate(float value)
 {
     uint32_t bits;
@@ -336,13 +337,13 @@ __host__ __device__ static inline float tf32_truncate(float value)
     return value;
 }
 /* ==== Matrices in memory ==== */
-#line 690 "gemm.md"
+#line 691 "gemm.md"
 template <int TRANSPOSED> struct Layout { typedef wmma::row_major type; };
 template <> struct Layout<1> { typedef wmma::col_major type; };
 
 typedef Layout<TRANSPOSE_A>::type layout_a;   /* 1: stored K x M, rows of length M */
 typedef Layout<TRANSPOSE_B>::type layout_b;   /* 1: stored N x K, rows of length K */
-#line 721 "gemm.md"
+#line 722 "gemm.md"
 #define ROUND_UP(value, multiple) ((((value) + (multiple) - 1) / (multiple)) * (multiple))
 
 static void pad_matrix(void *padded, const void *source, size_t rows, size_t cols,
@@ -368,7 +369,7 @@ static void extract_matrix(void *destination, const void *padded, size_t rows,
                (const char *)padded + row * cols_padded * element_size,
                cols * element_size);
 }
-#line 754 "gemm.md"
+#line 755 "gemm.md"
 typedef struct {
     int m, n, k;                          /* the problem as asked */
     int m_padded, n_padded, k_padded;     /* rounded up to the block tile */
@@ -396,7 +397,7 @@ static Shape make_shape(int m, int n, int k, int multiple_m, int multiple_n,
     shape.cols_b_padded = TRANSPOSE_B ? shape.k_padded : shape.n_padded;
     return shape;
 }
-#line 789 "gemm.md"
+#line 790 "gemm.md"
 __host__ __device__ constexpr size_t element_index(bool transposed, int row, int col, int ld)
 {
     return transposed ? (size_t)col * ld + row : (size_t)row * ld + col;
@@ -412,16 +413,16 @@ __host__ __device__ constexpr size_t b_index(int kk, int j, int ld)
     return element_index(TRANSPOSE_B, kk, j, ld);
 }
 /* ==== The naive kernel: one warp per output tile ==== */
-#line 813 "gemm.md"
+#line 814 "gemm.md"
 typedef wmma::fragment<wmma::matrix_a, FRAG_M, FRAG_N, FRAG_K, frag_t, layout_a> fragment_a;
 typedef wmma::fragment<wmma::matrix_b, FRAG_M, FRAG_N, FRAG_K, frag_t, layout_b> fragment_b;
 typedef wmma::fragment<wmma::accumulator, FRAG_M, FRAG_N, FRAG_K, accum_t> fragment_c;
-#line 826 "gemm.md"
+#line 827 "gemm.md"
 #define FRAG_ROW_A (TRANSPOSE_A ? FRAG_M : FRAG_K)
 #define FRAG_ROWS_A (TRANSPOSE_A ? FRAG_K : FRAG_M)
 #define FRAG_ROW_B (TRANSPOSE_B ? FRAG_K : FRAG_N)
 #define FRAG_ROWS_B (TRANSPOSE_B ? FRAG_N : FRAG_K)
-#line 842 "gemm.md"
+#line 843 "gemm.md"
 /* Smallest leading dimension (in elements) that holds `cols` and is a multiple of 32 bytes: staging buffers placed
    one after another then each start 32-byte aligned (rule 1), not only 16 (rule 2). */
 #define ALIGNED_LD(cols, type) ROUND_UP((cols), 32 / sizeof(type))
@@ -441,7 +442,7 @@ __device__ static inline void load_fragment(Fragment &fragment, const input_t *s
         __syncwarp();   /* every lane has its copy before the buffer is reused */
     }
 }
-#line 868 "gemm.md"
+#line 869 "gemm.md"
 template <typename Fragment>
 __device__ static inline void round_fragment(Fragment &fragment)
 {
@@ -452,7 +453,7 @@ __device__ static inline void round_fragment(Fragment &fragment)
     (void)fragment;
 #endif
 }
-#line 901 "gemm.md"
+#line 902 "gemm.md"
 #define ACCUM_ZERO ACCUM_FROM_FLOAT(0.0f)
 
 __device__ static inline float scale_accumulator(float alpha, float acc, float beta, float old)
@@ -474,7 +475,7 @@ __device__ static inline int scale_accumulator(int alpha, int acc, int beta, int
 {
     return (int)((unsigned)alpha * (unsigned)acc + (unsigned)beta * (unsigned)old);   /* modulo 2^32 */
 }
-#line 933 "gemm.md"
+#line 934 "gemm.md"
 #define NAIVE_WARPS 4
 #define STAGED_A_ELEMS (FRAG_ROWS_A * ALIGNED_LD(FRAG_ROW_A, input_t))
 #define STAGED_B_ELEMS (FRAG_ROWS_B * ALIGNED_LD(FRAG_ROW_B, input_t))
@@ -517,7 +518,7 @@ d_gemm_naive(const input_t *a, const input_t *b, accum_t *c, Shape shape,
     }
 }
 /* ==== How fast can the tensor cores go? ==== */
-#line 990 "gemm.md"
+#line 991 "gemm.md"
 #define PEAK_CHAINS 8
 #define PEAK_WARPS 8
 #define PEAK_LD 64   /* elements per row of the peak operands: a multiple of 16 bytes for every type */
@@ -547,7 +548,7 @@ d_peak(const input_t *a, const input_t *b, accum_t *c, int iterations)
     wmma::store_matrix_sync(c + (size_t)warp * FRAG_M * FRAG_N, acc[0], FRAG_N, wmma::mem_row_major);
 }
 /* ==== d_gemm: the tiled kernel ==== */
-#line 1059 "gemm.md"
+#line 1060 "gemm.md"
 /* The steps of d_gemm, in the order this chapter teaches them; each is the one before plus one mechanism. */
 enum {
     STEP_SHARED_TILE = 1,   /* block tiles in shared memory, one fragment per warp */
@@ -560,7 +561,7 @@ enum {
     LAST_STEP = STEP_ROW_STORES
 };
 #define GROUP_ROWS 8        /* step 6: rows of block tiles per group */
-#line 1098 "gemm.md"
+#line 1099 "gemm.md"
 /* One tile configuration: a row of tile_table (Tile sizes per GPU, after the steps). */
 typedef struct {
     int family;                     /* which type pairs it is for (tile_family) */
@@ -575,7 +576,7 @@ typedef struct {
 
 __host__ __device__ constexpr Tile tile_row(int index);   /* defined with the table */
 __host__ __device__ constexpr int tile_count(void);       /* rows of this type pair */
-#line 1139 "gemm.md"
+#line 1140 "gemm.md"
 #define TILE_TRANSPOSE_A (IS_INTEGER ? 0 : TRANSPOSE_A)   /* int8: A as M x K */
 #define TILE_TRANSPOSE_B (IS_INTEGER ? 1 : TRANSPOSE_B)   /* int8: B as N x K */
 #define PRETRANSPOSE_A (TILE_TRANSPOSE_A != TRANSPOSE_A)
@@ -588,7 +589,7 @@ typedef wmma::fragment<wmma::matrix_a, FRAG_M, FRAG_N, FRAG_K, frag_t, Layout<TI
 typedef wmma::fragment<wmma::matrix_b, FRAG_M, FRAG_N, FRAG_K, frag_t, Layout<TILE_TRANSPOSE_B>::type> tile_fragment_b;
 #define TILE_FRAG_ROW_A (TILE_TRANSPOSE_A ? FRAG_M : FRAG_K)   /* a fragment's extent along a stored row */
 #define TILE_FRAG_ROW_B (TILE_TRANSPOSE_B ? FRAG_K : FRAG_N)
-#line 1180 "gemm.md"
+#line 1181 "gemm.md"
 /* Offset of element (row, col) of a slab `rows` high, cut into panels `panel` elements wide with rows
    `ld` apart. */
 __host__ __device__ constexpr int tile_offset(int row, int col, int rows, int panel, int ld)
@@ -627,7 +628,7 @@ __host__ __device__ constexpr int b_offset(Slab b, int kk, int j)
 {
     return TILE_TRANSPOSE_B ? tile_offset(j, kk, b.rows, b.panel, b.ld) : tile_offset(kk, j, b.rows, b.panel, b.ld);
 }
-#line 1225 "gemm.md"
+#line 1226 "gemm.md"
 typedef struct {
     int block_m, block_n, block_k, warps_n, stages, in_flight, cluster;   /* from the table */
     int threads, warp_tile_m, warp_tile_n, frags_m, frags_n;
@@ -642,13 +643,13 @@ typedef struct {
 /* Row `index` of the tile table as step `step` of the kernel uses it (d_gemm itself: LAST_STEP); defined
    with the kernel, assembled. */
 __host__ __device__ constexpr TileGeometry tile_geometry(int index, int step = LAST_STEP);
-#line 1250 "gemm.md"
+#line 1251 "gemm.md"
 #define CHUNK_ELEMS (16 / (int)sizeof(input_t))   /* elements per chunk */
 
 /* One 16-byte chunk from global to shared memory; with ASYNC (step 3 on) the thread does not wait. */
 template <bool ASYNC>
 __device__ static inline void copy_chunk(void *shared_destination, const void *global_source);   /* step 3 */
-#line 1268 "gemm.md"
+#line 1269 "gemm.md"
 /* One thread's share of copying one operand: where its first chunk of slab 0 comes from, where it goes. */
 typedef struct {
     const input_t *source;   /* in global memory, slab 0 */
@@ -667,7 +668,7 @@ __device__ static inline CopyPlan copy_plan(const input_t *operand, int ld, Slab
     CopyPlan plan = {operand + (size_t)row * ld + col, ld, tile_offset(row, col, slab.rows, slab.panel, slab.ld), row};
     return plan;
 }
-#line 1292 "gemm.md"
+#line 1293 "gemm.md"
 /* source and destination point at this thread's first chunk of the slab, which is in row `row`. */
 template <int THREADS, int ROWS, int COLS, int PANEL, int LD, bool ASYNC>
 __device__ static inline void copy_slab(input_t *destination, const input_t *source, int ld, int row)
@@ -711,7 +712,7 @@ __device__ static inline void load_stage(input_t *a_tile, input_t *b_tile, const
         b_tile + b_plan->offset, b_plan->source + element_index(TILE_TRANSPOSE_B, k0, 0, b_plan->ld), b_plan->ld,
         b_plan->row);
 }
-#line 1351 "gemm.md"
+#line 1352 "gemm.md"
 __device__ static inline void load_shared_a(tile_fragment_a &fragment, const input_t *pointer, unsigned ldm);
 __device__ static inline void load_shared_b(tile_fragment_b &fragment, const input_t *pointer, unsigned ldm);
 
@@ -737,7 +738,7 @@ __device__ static inline void multiply_stage(fragment_c (&acc)[tile_geometry(TIL
                 wmma::mma_sync(acc[i][j], a_frag[i], b_frag[j], acc[i][j]);
     }
 }
-#line 1419 "gemm.md"
+#line 1420 "gemm.md"
 /* The 32-bit shared-memory address that PTX instructions naming .shared take. */
 __device__ static inline unsigned shared_address(const void *pointer)
 {
@@ -757,7 +758,7 @@ __device__ static inline void copy_chunk(void *shared_destination, const void *g
 #endif
     *(uint4 *)shared_destination = *(const uint4 *)global_source;
 }
-#line 1462 "gemm.md"
+#line 1463 "gemm.md"
 __device__ static inline void barrier_init(unsigned long long *barrier, unsigned count)
 {
 #if __CUDA_ARCH__ >= 800
@@ -772,10 +773,10 @@ __device__ static inline void barrier_arrive_on_copies(unsigned long long *barri
     asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(shared_address(barrier)) : "memory");
 #endif
 }
-#line 1483 "gemm.md"
+#line 1484 "gemm.md"
 /* One arrival on the barrier at this offset in every block of the cluster (before sm_90: in this block). */
 __device__ static inline void barrier_arrive(unsigned long long *barrier, int cluster);   /* defined in step 5 */
-#line 1491 "gemm.md"
+#line 1492 "gemm.md"
 /* Waits until phase number `use` of the barrier has completed. */
 #if __CUDA_ARCH__ >= 900
 #define BARRIER_TEST "mbarrier.try_wait.parity.shared::cta.b64"
@@ -794,7 +795,7 @@ __device__ static inline void barrier_wait(unsigned long long *barrier, int use)
     __syncthreads();
 #endif
 }
-#line 1605 "gemm.md"
+#line 1607 "gemm.md"
 #if __CUDA_ARCH__ >= 900
 #define USE_TMA 1   /* slabs by the TMA, A shared by the cluster */
 #else
@@ -853,7 +854,7 @@ __device__ static inline unsigned cluster_rank(void)
 #endif
     return rank;
 }
-#line 1680 "gemm.md"
+#line 1682 "gemm.md"
 #define OVER_READ 16   /* bytes a box's rows read past their panel, into the padding: allocated past each operand */
 
 /* Copies a box of the tensor to shared memory, to the same offset in every block of mask (0: this block
@@ -905,7 +906,7 @@ __device__ static inline void load_stage_tensor(input_t *a_tile, input_t *b_tile
     if (with_b)
         copy_tensor(b_tile, b_map, b_row, b_panel, full, 0);
 }
-#line 1754 "gemm.md"
+#line 1756 "gemm.md"
 /* Block `block` of the grid takes block tile (block_row, block_col) of a blocks_m x blocks_n grid of them,
    in groups of `group_rows` rows; clusters of `cluster` blocks take neighbours along N. */
 __device__ static inline void block_position(int block, int cluster, int group_rows, int blocks_m, int blocks_n,
@@ -918,7 +919,7 @@ __device__ static inline void block_position(int block, int cluster, int group_r
     *block_row = first_row + in_group % rows_in_group;
     *block_col = in_group / rows_in_group * cluster + block % cluster;
 }
-#line 1788 "gemm.md"
+#line 1790 "gemm.md"
 #define C_VECTOR (16 / sizeof(accum_t))   /* accumulator elements per 16 bytes */
 
 typedef union {
@@ -970,7 +971,7 @@ __device__ static inline void store_tile(fragment_c (&acc)[tile_geometry(TILE, S
         __syncwarp();   /* the staging area is rewritten for the next row of fragments */
     }
 }
-#line 1854 "gemm.md"
+#line 1856 "gemm.md"
 /* What the loop's producer side needs: where the slabs go, how their arrival is counted, where they come from. */
 typedef struct {
     input_t *a_tiles, *b_tiles;         /* `stages` slabs of each */
@@ -1013,7 +1014,7 @@ __device__ static inline void release_slab(unsigned long long *empty, int cluste
     if (threadIdx.x % 32 == 0)
         barrier_arrive(empty, cluster);
 }
-#line 1904 "gemm.md"
+#line 1906 "gemm.md"
 /* Row `index` of the tile table as step `step` of the kernel uses it: each mechanism on from its step. */
 __host__ __device__ constexpr TileGeometry tile_geometry(int index, int step)
 {
@@ -1061,7 +1062,7 @@ __host__ __device__ constexpr TileGeometry tile_geometry(int index, int step)
     tile.shared_bytes = tile.barrier_offset + (tile.b_by_threads ? 3 : 2) * row.stages * (int)sizeof(unsigned long long);
     return tile;
 }
-#line 1956 "gemm.md"
+#line 1958 "gemm.md"
 /* a_map and b_map are const __grid_constant__ parameters: read-only and left in the kernel's parameter memory, so
    the TMA may be given their address (CUDA C++ Programming Guide, "__grid_constant__"). */
 template <int TILE, int STEP>
@@ -1118,7 +1119,7 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
             __syncthreads();   /* the barriers are ready before anyone copies or arrives */
         }
     }
-#line 2019 "gemm.md"
+#line 2021 "gemm.md"
     int k_tiles = shape.k_padded / tile.block_k;
     if (tile.pipelined) {
         for (int k_tile = -prefetch; k_tile < k_tiles; k_tile++) {
@@ -1149,7 +1150,7 @@ d_gemm(const input_t *__restrict__ a, const input_t *__restrict__ b, accum_t *__
     if (tma)
         cluster_sync();   /* the other blocks may still arrive on our barriers: stay until they are done */
 }
-#line 2071 "gemm.md"
+#line 2073 "gemm.md"
 /* The wmma.load instruction for a matrix ("a" or "b") in a layout ("row" or "col"), from shared memory. */
 #define PTX_LOAD(matrix, layout) "wmma.load." matrix ".sync.aligned." layout "." PTX_SHAPE ".shared." PTX_TYPE
 
@@ -1198,7 +1199,7 @@ __device__ static inline void load_shared_b(tile_fragment_b &fragment, const inp
     wmma::load_matrix_sync(fragment, pointer, ldm);
 #endif
 }
-#line 2133 "gemm.md"
+#line 2135 "gemm.md"
 #if IS_INTEGER
 #define TRANSPOSE_ROWS 64    /* K per tile */
 #define TRANSPOSE_COLS 128   /* M or N per tile */
@@ -1258,7 +1259,7 @@ static void transpose_on_gpu(const input_t *in, input_t *out, int rows, int cols
     CHECK_LAUNCH();
 }
 #endif
-#line 2197 "gemm.md"
+#line 2199 "gemm.md"
 #if PREROUND
 __global__ void d_round_tf32(const float *__restrict__ in, float *__restrict__ out, size_t count)
 {
@@ -1273,7 +1274,7 @@ static void round_on_gpu(const input_t *in, input_t *out, int rows, int cols)
     CHECK_LAUNCH();
 }
 #endif
-#line 2244 "gemm.md"
+#line 2246 "gemm.md"
 enum { TILES_16BIT, TILES_HALF_ACC, TILES_INT8, TILES_TF32, TILES_F64 };
 
 /* Row `row` of the table; family -1 past the end. Largest first: the host takes the first
@@ -1312,7 +1313,7 @@ __host__ __device__ constexpr int tile_family(int type_pair)
     return families[type_pair];
 }
 #define TILE_FAMILY tile_family(TYPE_PAIR)
-#line 2288 "gemm.md"
+#line 2290 "gemm.md"
 __host__ __device__ constexpr int tile_count(void)
 {
     int count = 0;
@@ -1336,7 +1337,7 @@ static_assert(TILES >= 1 && TILES <= 4, "every type pair has one to four tile co
 static_assert(tiles_suit_transposition(), "block tiles must be whole transposition tiles");
 #endif
 /* ==== Verification ==== */
-#line 2359 "gemm.md"
+#line 2361 "gemm.md"
 #define INPUT_TO_EXACT(x) (IS_INTEGER ? (exact_t)(x) : (exact_t)INPUT_TO_DOUBLE(x))
 #define ACCUM_TO_EXACT(x) (IS_INTEGER ? (exact_t)(x) : (exact_t)ACCUM_TO_DOUBLE(x))
 
@@ -1350,7 +1351,7 @@ __host__ __device__ static inline exact_t input_exact(input_t x, bool unrounded)
     (void)unrounded;
     return INPUT_TO_EXACT(x);
 }
-#line 2406 "gemm.md"
+#line 2408 "gemm.md"
 __host__ __device__ constexpr double unit_roundoff(void)
 {
     /* in TYPE_PAIR's order:  F16_IN_F32_OUT F16_IN_OUT U8   I8   BF16_IN_F32  TF32_IN_F32  F64 */
@@ -1368,7 +1369,7 @@ __host__ __device__ static inline double error_bound(double abs_products, double
 {
     return 2.0 * unit_roundoff() * (rounding_steps(k) * abs_products + abs_beta_c) + unit_roundoff() * abs_result;
 }
-#line 2438 "gemm.md"
+#line 2440 "gemm.md"
 __host__ __device__ static inline long long scale_exact(long long alpha, long long sum, long long beta,
                                                         long long old)
 {
@@ -1419,7 +1420,7 @@ static void reference_cpu(const input_t *a, const input_t *b, const accum_t *c_i
                            &bound[(size_t)i * shape.n + j]);
         }
 }
-#line 2495 "gemm.md"
+#line 2497 "gemm.md"
 #define REFERENCE_TILE 32   /* the GPU reference: a block's tile of C is 32 x 32, and it stages 32 of K at a time */
 
 /* Thread (x, y) computes element (y, x) of each tile of C its block takes. The block stages 32 of K of the tile's
@@ -1454,7 +1455,7 @@ __global__ void __launch_bounds__(REFERENCE_TILE * REFERENCE_TILE)
                            &bound[(size_t)i * shape.n + j]);
     }
 }
-#line 2538 "gemm.md"
+#line 2540 "gemm.md"
 typedef struct {
     long long failures;
     double worst_error, worst_bound, worst_ratio;
@@ -1485,7 +1486,7 @@ static Verdict compare_results(const accum_t *c_out, const exact_t *expected, co
     return verdict;
 }
 /* ==== The harness ==== */
-#line 2607 "gemm.md"
+#line 2609 "gemm.md"
 enum { KERNEL_FAST, KERNEL_NAIVE, KERNEL_STEP1 };   /* then step2 .. step7 (step7 is fast), hopper, hopper1 .. 9 */
 enum { VERIFY_AUTO, VERIFY_CPU, VERIFY_GPU, VERIFY_OFF };
 enum { FORMAT_TEXT, FORMAT_KV, FORMAT_CSV };
@@ -1507,7 +1508,7 @@ typedef struct {
     const char *shapes;   /* --shapes=FILE: one M N K a line, a run each */
     int cold_l2;          /* --cold-l2: evict the L2 cache before each timed run */
 } Options;
-#line 2636 "gemm.md"
+#line 2638 "gemm.md"
 static int parse_integer(const char *text, long long low, long long high, long long *value)
 {
     char *end;
@@ -1731,7 +1732,7 @@ static void print_usage(FILE *out)
             "             4 out of memory, 5 CUDA or cuBLAS error, 6 file error\n",
             TYPE_NAME, SHAPE_NAME, TRANSPOSE_A, TRANSPOSE_B, LAST_STEP, HOPPER_STEPS, MAX_PRINT_DIMENSION);
 }
-#line 2879 "gemm.md"
+#line 2881 "gemm.md"
 #define RANDOM_STEP 0x9e3779b97f4a7c15ull   /* what each draw adds to the state */
 
 static uint64_t next_random(uint64_t *state)
@@ -1813,7 +1814,7 @@ static void fill_accum(accum_t *x, size_t count, uint64_t seed, uint64_t stream)
 {
     fill_random(x, count, seed, stream, true);
 }
-#line 2977 "gemm.md"
+#line 2979 "gemm.md"
 /* Every step of d_gemm for each tile configuration of this type pair; NULL past the last configuration, and
    for the steps before the last in a build without them (WITH_STEPS 0). */
 #define STEP_BUILT(step) (WITH_STEPS || (step) == LAST_STEP)
@@ -1915,7 +1916,7 @@ static void select_gpu(Gpu *gpu, const Options *options)
     if (shared_bytes <= (int)gpu->properties.sharedMemPerBlockOptin)
         CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
 }
-#line 3087 "gemm.md"
+#line 3089 "gemm.md"
 static void *allocate(size_t bytes, const char *what)
 {
     void *memory = malloc(bytes > 0 ? bytes : 1);
@@ -1932,7 +1933,7 @@ static void check_device_memory(double bytes_needed)
         die(EXIT_NO_MEMORY, "this run needs %.2f GiB of device memory; %.2f GiB of %.2f GiB are free",
             bytes_needed / 0x1p30, free_bytes / 0x1p30, total_bytes / 0x1p30);
 }
-#line 3119 "gemm.md"
+#line 3121 "gemm.md"
 typedef struct {
     double median_ms, min_ms;
 } Timing;
@@ -2000,7 +2001,7 @@ static Timing time_runs(void (*launch)(const void *), const void *context, int w
     free(times);
     return timing;
 }
-#line 3201 "gemm.md"
+#line 3203 "gemm.md"
 typedef struct {
     Shape shape;
     int kernel;
@@ -2029,7 +2030,7 @@ static int hopper_kind(int kernel, int m, int n, int k, int sms, double bandwidt
 static TileGeometry hopper_geometry(int step);
 static void setup_hopper(Run *run);
 static void launch_hopper(const Run *run);
-#line 3235 "gemm.md"
+#line 3237 "gemm.md"
 /* A tiled operand stored as rows x ld, viewed as panels: (element of the row, row, panel), panels `panel`
    elements apart. A box is box_panels panels of box_rows rows, each row ld_shared long: past the panel it
    reads the row's next elements into the padding, up to OVER_READ bytes past the operand's end. */
@@ -2070,7 +2071,7 @@ static void make_tensor_maps(Run *run)
                     TILE_TRANSPOSE_B ? shape->k_padded : shape->n_padded, tile.b.panel, tile.b.ld, tile.b.rows,
                     tile.b.panels, CU_TENSOR_MAP_SWIZZLE_NONE);
 }
-#line 3282 "gemm.md"
+#line 3284 "gemm.md"
 /* d_gemm's operands as it reads them: int8 operands stored the other way transposed, tf32 operands rounded. */
 static void prepare_operands(const Run *run)
 {
@@ -2119,7 +2120,7 @@ static void launch_gemm(const void *context)
     }
     CHECK_LAUNCH();
 }
-#line 3343 "gemm.md"
+#line 3345 "gemm.md"
 typedef struct {
     int available;                  /* cuBLAS has no unsigned int8 GEMM */
     cudaDataType input, output;     /* of A and B, of C */
@@ -2138,7 +2139,7 @@ static const CublasTypes CUBLAS_TYPES[] = {
     {1,           CUDA_R_64F,  CUDA_R_64F, CUBLAS_COMPUTE_64F},            /* F64_IN_OUT */
 };
 #define HAS_CUBLAS (CUBLAS_TYPES[TYPE_PAIR].available)
-#line 3364 "gemm.md"
+#line 3366 "gemm.md"
 typedef struct {
     Run run;
     cublasHandle_t handle;
@@ -2158,7 +2159,7 @@ static void launch_cublas(const void *context)
                                   cublas->run.c, types.output, shape->n_padded, types.compute,
                                   CUBLAS_GEMM_DEFAULT);
 }
-#line 3395 "gemm.md"
+#line 3397 "gemm.md"
 static void write_npy(const char *prefix, const char *name, const char *descr, const void *data,
                       size_t rows, size_t cols, size_t element_size)
 {
@@ -2185,7 +2186,7 @@ static void write_npy(const char *prefix, const char *name, const char *descr, c
         die(EXIT_IO_ERROR, "cannot write %s: %s", path, strerror(saved));
     }
 }
-#line 3428 "gemm.md"
+#line 3430 "gemm.md"
 typedef struct {
     const char *input, *accum;   /* NumPy's type strings for A and B, and for C */
     int widen;                   /* 1: NumPy has no such type; A and B are widened, exactly, to float32 */
@@ -2221,7 +2222,7 @@ static void dump_inputs(const char *prefix, const input_t *a, const input_t *b, 
         free(widened);
     }
 }
-#line 3472 "gemm.md"
+#line 3474 "gemm.md"
 #define MAX_FIELDS 48
 
 typedef struct {
@@ -2316,7 +2317,7 @@ static void print_accums(const char *name, const accum_t *x, int rows, int cols)
         printf("\n");
     }
 }
-#line 3574 "gemm.md"
+#line 3576 "gemm.md"
 typedef struct {
     Shape shape;
     int verify;                                          /* VERIFY_CPU, VERIFY_GPU or VERIFY_OFF */
@@ -2339,7 +2340,7 @@ static double milliseconds_since(double start)
 {
     return (seconds_now() - start) * 1e3;
 }
-#line 3602 "gemm.md"
+#line 3604 "gemm.md"
 static Shape gemm_shape(int m, int n, int k, int tile_index, int hopper)   /* hopper: Run's */
 {
     if (hopper)
@@ -2374,7 +2375,7 @@ static void plan_memory(Gemm *gemm, const Options *options, const Gpu *gpu)
                         (options->cold_l2 ? 2.0 * gpu->properties.l2CacheSize : 0.0) +
                         (gemm->verify == VERIFY_GPU ? (double)gemm->count_c * (sizeof(exact_t) + sizeof(double)) : 0.0));
 }
-#line 3642 "gemm.md"
+#line 3644 "gemm.md"
 static void make_inputs(Gemm *gemm, const Options *options)
 {
     gemm->a = (input_t *)allocate(gemm->count_a * sizeof(input_t), "A");
@@ -2389,7 +2390,7 @@ static void make_inputs(Gemm *gemm, const Options *options)
         write_npy(options->dump_prefix, "C_in", NPY_ACCUM, gemm->c_in, gemm->shape.m, gemm->shape.n, sizeof(accum_t));
     }
 }
-#line 3662 "gemm.md"
+#line 3664 "gemm.md"
 static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2434,7 +2435,7 @@ static void upload(Gemm *gemm, const Options *options, const Gpu *gpu)
     CHECK_CUDA(cudaMemcpy(run->c, gemm->c_padded, gemm->bytes_c_padded, cudaMemcpyHostToDevice));
     gemm->h2d_ms = milliseconds_since(start);
 }
-#line 3713 "gemm.md"
+#line 3715 "gemm.md"
 static void reference_gpu(const Run *run, exact_t alpha, exact_t beta, exact_t *expected, double *bound)
 {
     size_t count = (size_t)run->shape.m * run->shape.n;
@@ -2468,7 +2469,7 @@ static void compute_reference(Gemm *gemm)
         reference_gpu(run, (exact_t)run->alpha, (exact_t)run->beta, gemm->expected, gemm->bound);
     gemm->reference_ms = milliseconds_since(start);
 }
-#line 3753 "gemm.md"
+#line 3755 "gemm.md"
 static void run_once_and_check(Gemm *gemm, const Options *options)
 {
     const Shape *shape = &gemm->shape;
@@ -2485,7 +2486,7 @@ static void run_once_and_check(Gemm *gemm, const Options *options)
     if (options->dump_prefix)
         write_npy(options->dump_prefix, "C_out", NPY_ACCUM, gemm->c_out, shape->m, shape->n, sizeof(accum_t));
 }
-#line 3776 "gemm.md"
+#line 3778 "gemm.md"
 static void time_cublas(Gemm *gemm, const Options *options, const Eviction *evict);
 
 static void time_kernels(Gemm *gemm, const Options *options)
@@ -2524,7 +2525,7 @@ static void time_cublas(Gemm *gemm, const Options *options, const Eviction *evic
     CHECK_CUBLAS(cublasDestroy(cublas.handle));
     CHECK_CUDA(cudaFree(cublas.run.c));
 }
-#line 3820 "gemm.md"
+#line 3822 "gemm.md"
 #define RATE(timing, operations) ((operations) / ((timing).median_ms * 1e-3) / 1e12)
 
 /* The tile and the copy path of the kernel that ran. */
@@ -2580,7 +2581,7 @@ static void report_gemm(Report *report, const Gemm *gemm, const Options *options
     };
     report_fields(report, fields, sizeof fields / sizeof fields[0]);
 }
-#line 3882 "gemm.md"
+#line 3884 "gemm.md"
 static void print_text_report(const Report *report, const Gemm *gemm, const Options *options, const Gpu *gpu)
 {
     const Shape *shape = &gemm->shape;
@@ -2632,7 +2633,7 @@ static void free_gemm(Gemm *gemm)
     for (size_t h = 0; h < sizeof host / sizeof host[0]; h++)
         free(host[h]);
 }
-#line 3937 "gemm.md"
+#line 3939 "gemm.md"
 static int run_gemm(const Options *options, const Gpu *gpu)
 {
     Gemm gemm;
@@ -2659,7 +2660,7 @@ static int run_gemm(const Options *options, const Gpu *gpu)
     free_gemm(&gemm);
     return gemm.verdict.failures ? EXIT_VERIFY_FAILED : 0;
 }
-#line 3972 "gemm.md"
+#line 3974 "gemm.md"
 #define PEAK_ITERATIONS 16384
 
 typedef struct {
@@ -2718,7 +2719,7 @@ static int run_peak(const Options *options, const Gpu *gpu)
     return 0;
 }
 /* ==== main ==== */
-#line 4040 "gemm.md"
+#line 4042 "gemm.md"
 #define MAX_SHAPES 4096
 
 /* --shapes=FILE: one "M N K" a line, blank lines and # comments skipped, each checked as the command
@@ -2768,7 +2769,7 @@ static int run_shapes(const Options *options, const Gpu *gpu, int (*shapes)[3], 
     }
     return worst;
 }
-#line 4092 "gemm.md"
+#line 4094 "gemm.md"
 static int self_test(void);   /* the appendix */
 
 int main(int argc, char **argv)
@@ -2794,7 +2795,7 @@ int main(int argc, char **argv)
     return options.shapes ? run_shapes(&options, &gpu, shapes, count) : run_gemm(&options, &gpu);
 }
 /* ==== Past WMMA: Hopper's warpgroup MMA ==== */
-#line 4366 "gemm.md"
+#line 4369 "gemm.md"
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define HOPPER_BUILT 1   /* this compilation is for sm_90a: wgmma and setmaxnreg exist */
 #else
@@ -2816,7 +2817,7 @@ __device__ static inline unsigned long long operand_descriptor(const void *start
            (unsigned long long)(leading >> 4 & 0x3FFF) << 16 |
            (unsigned long long)(stride >> 4 & 0x3FFF) << 32 | 1ull << 62;
 }
-#line 4390 "gemm.md"
+#line 4393 "gemm.md"
 /* The A and B below are roles: the kernel's A (64 rows per wgmma) and B (read by descriptor). With B as stored,
    tf32 swaps them in every tile, int8 and uint8 in step 9's small tiles (tf32: B as stored, below):
    C^T = B^T A^T, B in A's role and the tile stored transposed. Each macro takes s, the tile's `swapped`. */
@@ -2834,14 +2835,14 @@ __device__ static inline unsigned long long operand_descriptor(const void *start
 #define HOPPER_TRANSPOSE_A(s) (HOPPER_A_STORED_MN(s) && !HOPPER_A_MN(s))   /* A's role transposed to K-major first */
 #define HOPPER_TRANSPOSE_B(s) (HOPPER_B_STORED_MN(s) && !HOPPER_B_MN(s))   /* B's role transposed to K-major first */
 #define HOPPER_ANY_A_REGS (HOPPER_A_REGS(0) || HOPPER_A_REGS(HOPPER_SWAPS))     /* some tile loads A's role */
-#line 4424 "gemm.md"
+#line 4428 "gemm.md"
 enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper10 (hopper10 is --kernel=hopper's step) */
     HOPPER_ALONE = 1,          /* wgmma on swizzled slabs; one warpgroup copies and multiplies */
     HOPPER_PRODUCER,           /* a producer warpgroup copies, one consumer warpgroup multiplies */
     HOPPER_TWO_CONSUMERS,      /* two consumers: twice the rows per slab of B */
     HOPPER_IN_FLIGHT,          /* one wgmma group in flight while the next is issued */
     HOPPER_CLUSTER,            /* clusters of two along M share B's slabs */
-    HOPPER_PERSISTENT,         /* one cluster per pair of SMs, looping over tiles */
+    HOPPER_PERSISTENT,         /* as many clusters as fit at once, each looping over tiles */
     HOPPER_SPLIT,              /* a short last round of tiles split along K among all clusters */
     HOPPER_FILL,               /* at most half as many tiles as clusters: all of them split along K */
     HOPPER_BY_SHAPE,           /* the tile chosen by the problem's shape, from HOPPER_TILES (hopper_kind) */
@@ -2868,9 +2869,9 @@ enum {   /* the steps of d_gemm_hopper: --kernel=hopper1 .. hopper10 (hopper10 i
      : (step) > HOPPER_NARROW        ? (bool)HOPPER_WGMMA                           \
                                      : WITH_STEPS || (step) == HOPPER_LAST)
 #define HOPPER_BUILT_KIND(step) (HOPPER_STEP_BUILT(step) ? (step) : HOPPER_LAST)
-#line 4462 "gemm.md"
+#line 4466 "gemm.md"
 typedef struct {
-    int block_m, block_n, block_k;   /* the block tile; block_k is one 128-byte row of K */
+    int block_m, block_n, block_k;   /* the block tile; block_k: the elements of K in one 128-byte row */
     int consumers;                   /* warpgroups that multiply, block_m / consumers rows each */
     bool producer;                   /* a warpgroup that only copies (step 2 on); before, the consumer copies */
     int stages;                      /* slabs in shared memory */
@@ -2889,7 +2890,7 @@ typedef struct {
     int a_bytes, b_bytes;            /* one slab of each */
     int shared_bytes;                /* the stages, the barriers, the buffers, 1 KiB to align the first slab */
 } HopperTile;
-#line 4487 "gemm.md"
+#line 4491 "gemm.md"
 #define HOPPER_SHARED (227 * 1024)   /* shared memory a block of a 9.0 GPU may have */
 /* Stages that fit beside the 1 KiB of alignment: a stage is its two slabs and its two 8-byte barriers. */
 #define HOPPER_STAGES_FIT(stage_bytes) ((HOPPER_SHARED - 1024) / ((stage_bytes) + 16))
@@ -2935,7 +2936,7 @@ __host__ __device__ constexpr HopperTile hopper_tile(int step = HOPPER_LAST)
     return tile;
 }
 static_assert(hopper_tile(HOPPER_STAGED).shared_bytes <= HOPPER_SHARED, "step 10's buffers fit beside its stages");
-#line 4538 "gemm.md"
+#line 4542 "gemm.md"
 __device__ static inline unsigned long long slab_descriptor(const unsigned char *slab, bool mn_major, int first,
                                                             int k_step)
 {
@@ -2947,7 +2948,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
     return operand_descriptor(slab + first * HOPPER_ROW + k_step * HOPPER_K * (int)sizeof(input_t), 16,
                               8 * HOPPER_ROW);
 }
-#line 4573 "gemm.md"
+#line 4577 "gemm.md"
 #define WGMMA_L16 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15"
 #define WGMMA_L32 WGMMA_L16 ", %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
 #define WGMMA_L48 WGMMA_L32 ", %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47"
@@ -2965,7 +2966,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
 #define WGMMA_D96(c, d, i) WGMMA_D64(c, d, i), WGMMA_D32(c, d, i + 64)
 #define WGMMA_D128(c, d, i) WGMMA_D64(c, d, i), WGMMA_D64(c, d, i + 64)
 #define WGMMA_SCALE_D(index) "{\n .reg .pred p;\n setp.ne.b32 p, %" #index ", 0;\n wgmma.mma_async.sync.aligned."
-#line 4595 "gemm.md"
+#line 4599 "gemm.md"
 #if TYPE_PAIR == PAIR_F16_IN_OUT
 #define WGMMA_TYPES "k16.f16.f16.f16"
 #elif TYPE_PAIR == PAIR_F16_IN_F32_OUT
@@ -2999,7 +3000,7 @@ __device__ static inline unsigned long long slab_descriptor(const unsigned char 
      { .reg .pred p; setp.ne.b32 p, %130, 0;
        wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {%0, ..., %127}, %128, %129, p, 1, 1, %131, %132; }
    %0 to %127 the accumulators, %128 and %129 A's and B's descriptors, %130 scale-d, %131 and %132 tA and tB. */
-#line 4634 "gemm.md"
+#line 4638 "gemm.md"
 
 #if TYPE_PAIR == PAIR_F16_IN_OUT
 typedef unsigned wgmma_acc_t;   /* two halves per register: n / 4 registers */
@@ -3046,7 +3047,7 @@ __device__ static inline void wgmma(wgmma_acc_t (&d)[WGMMA_REGS * N / 256], unsi
         WGMMA_64(d, a, b, scale);
 }
 #endif
-#line 4690 "gemm.md"
+#line 4694 "gemm.md"
 #if HOPPER_BUILT
 #define HOPPER_ASM(text) asm volatile(text ::: "memory")
 #else
@@ -3073,7 +3074,7 @@ __device__ static inline void settle(float &r) { asm volatile("" : "+f"(r)::"mem
 __device__ static inline void settle(unsigned &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(int &r) { asm volatile("" : "+r"(r)::"memory"); }
 __device__ static inline void settle(double &r) { asm volatile("" : "+d"(r)::"memory"); }
-#line 4732 "gemm.md"
+#line 4736 "gemm.md"
 /* Requests the slab k_tile of an operand from row (along M or N) mn0 on, into `slab`. */
 __device__ static inline void copy_operand(void *slab, const CUtensorMap *map, bool mn_major, int mn0, int k_tile,
                                            unsigned long long *full, unsigned short mask,
@@ -3099,9 +3100,9 @@ __device__ static inline void hopper_position(int index, int rank, const Shape *
     *m0 = row * tile.cluster_m + (tile.share_a ? 0 : rank * tile.block_m);
     *n0 = col * tile.cluster_n + (tile.share_a ? rank * tile.block_n : 0);
 }
-#line 4763 "gemm.md"
+#line 4767 "gemm.md"
 /* A block's work (from step 5, its cluster's), one piece at a time: slabs k_begin .. k_end - 1 of tile number
-   `tile`. A piece is a whole tile, except in step 7's launch for the last round ("The last round"). */
+   `tile`. A piece is a whole tile, except where steps 7 and 8 split tiles along K ("The last round"). */
 typedef struct {
     int tile, k_begin, k_end;
     int slot;   /* the last round's pieces: where the piece's sums go */
@@ -3141,7 +3142,7 @@ __device__ static inline void request_stage(unsigned char *slabs, int s, unsigne
     else
         copy_operand(b_slab, b_map, HOPPER_B_MN(tile.swapped), n0, k_tile, &full[s], 0);
 }
-#line 4809 "gemm.md"
+#line 4813 "gemm.md"
 /* Accumulator sets per consumer thread: one per 64-row wgmma (f64: one per 16-row mma.sync of a warp's 32 rows). */
 #define HOPPER_SUBTILES(step) (HOPPER_WGMMA ? hopper_tile(step).block_m / hopper_tile(step).consumers / 64 : 2)
 
@@ -3187,7 +3188,7 @@ __device__ static inline void copy_and_consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(
     }
     settle_accumulators<STEP>(d);
 }
-#line 4860 "gemm.md"
+#line 4864 "gemm.md"
 #if HOPPER_WGMMA
 template <int STEP>   /* A's role from registers (tf32; 8-bit with the roles swapped): step 9 */
 __device__ static inline void multiply_regs(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HOPPER_REGS(STEP)],
@@ -3217,7 +3218,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     }
 }
 #endif
-#line 4905 "gemm.md"
+#line 4909 "gemm.md"
 typedef struct __align__(2 * sizeof(accum_t)) {
     accum_t value[2];
 } AccumPair;
@@ -3248,7 +3249,7 @@ __device__ static inline void accumulator_origin(int sub, int subtiles, int warp
         *col = n0 + warp % 2 * 64 + lane % 4 * 2;
     }
 }
-#line 4940 "gemm.md"
+#line 4944 "gemm.md"
 /* C = alpha * d + beta * C for one accumulator set, this thread's elements from (row, col); rows from `rows` on
    are padding, not stored. A thread's second row is 8 below its first, or the next (HOPPER_PAIRED: int8). */
 template <int STEP>
@@ -3280,7 +3281,7 @@ __device__ static inline void store_hopper(const wgmma_acc_t (&d)[HOPPER_REGS(ST
             *destination = result;
         }
 }
-#line 4986 "gemm.md"
+#line 4990 "gemm.md"
 /* Step 2's roles (below): the producer's thread, and a consumer warpgroup's multiplication of a piece. */
 template <int STEP, bool PIECES>
 __device__ static inline void produce(unsigned char *slabs, unsigned long long *full, unsigned long long *empty,
@@ -3295,9 +3296,10 @@ __device__ static inline void store_staged(const wgmma_acc_t (&d)[HOPPER_REGS(ST
                                            int ldc, int row, int col, int rows, scalar_t alpha, scalar_t beta);
 #define HOPPER_RELEASERS (HOPPER_WGMMA ? 1 : 4)   /* arrivals per consumer on `empty`: one, or each warp's (f64) */
 
-/* A cheaper cluster_sync for a kernel's start, after fence_barrier_init: that fence already released the barriers
-   to the cluster, so the arrival can be relaxed, releasing nothing (cluster_sync's releases every earlier write);
-   a release arrival cost about 0.6 us in a cluster launch (H100). */
+/* barrier.cluster, where every thread of the cluster meets (an instruction, not an mbarrier), at a kernel's start:
+   cheaper than cluster_sync. fence_barrier_init already made the mbarriers' initialisation visible to the cluster,
+   so the arrival can be relaxed, ordering no earlier write (cluster_sync's arrival is a release, which cost about
+   0.6 us in a cluster launch, H100). */
 __device__ static inline void cluster_start(void)
 {
 #if __CUDA_ARCH__ >= 900
@@ -3312,7 +3314,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
               const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map, LastRound last)
 {
 #if HOPPER_BUILT
-    if (PIECES)   /* d_gather_pieces may be launched now: it waits for this grid to end */
+    if (PIECES)   /* programmatic dependent launch (Running it): d_gather_pieces may start; it waits for our end */
         HOPPER_ASM("griddepcontrol.launch_dependents;");
     constexpr HopperTile tile = hopper_tile(STEP);
     extern __shared__ __align__(1024) unsigned char shared_raw[];
@@ -3328,10 +3330,10 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
         }
     fence_barrier_init();
     if (tile.cluster > 1)
-        cluster_start();   /* both blocks' barriers are ready before either copies */
+        cluster_start();   /* both blocks' mbarriers are initialised before either copies */
     else
         __syncthreads();   /* the barriers are ready before anyone copies or waits */
-#line 5045 "gemm.md"
+#line 5050 "gemm.md"
     int rank = tile.cluster > 1 ? cluster_rank() : 0, warpgroup = threadIdx.x / 128;
     if (tile.producer && warpgroup == tile.consumers) {
         producer_registers();
@@ -3372,7 +3374,7 @@ d_gemm_hopper(accum_t *__restrict__ c, Shape shape, scalar_t alpha, scalar_t bet
     }
 #endif
 }
-#line 5110 "gemm.md"
+#line 5115 "gemm.md"
 /* The producer's thread: every slab of every piece of this block, in order, through the stages. */
 template <int STEP, bool PIECES>
 __device__ static inline void produce(unsigned char *slabs, unsigned long long *full, unsigned long long *empty,
@@ -3397,7 +3399,7 @@ __device__ static inline void produce(unsigned char *slabs, unsigned long long *
             if (done >= 0)
                 barrier_wait(&empty[done % tile.stages], done / tile.stages);
 }
-#line 5144 "gemm.md"
+#line 5149 "gemm.md"
 /* A consumer is done with the slab in buffer s: one arrival on `empty` in every block of the cluster, from the
    warpgroup once its wgmmas are done, or (f64) from each warp once its lanes' loads are, as d_gemm's release_slab. */
 __device__ static inline void release_buffer(unsigned long long *empty, int cluster)
@@ -3435,7 +3437,7 @@ __device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HO
         release_buffer(&empty[previous], tile.cluster);
     settle_accumulators<STEP>(d);
 }
-#line 5278 "gemm.md"
+#line 5282 "gemm.md"
 /* The H100 and H200 SXM's dense tensor rates, TFLOP/s (TOP/s), in TYPE_PAIR's order (NVIDIA datasheets). */
 static const double HOPPER_RATED[] = {989, 989, 1979, 1979, 989, 494, 67};
 #define HOPPER_SPLIT_SECONDS 15e-6   /* what a split adds: two launches and the slots' traffic (fitted on an H200) */
@@ -3466,7 +3468,7 @@ static int hopper_whole_tiles(int step, int tiles, int clusters, int k_padded, d
     bool fill = tile.fill && hopper_fills(tile, tiles, clusters, k_padded, seconds, bandwidth);
     return split ? tiles - last : fill ? 0 : tiles;
 }
-#line 5315 "gemm.md"
+#line 5319 "gemm.md"
 /* The pieces each tile of a last round of `tiles` is cut into along K: one per cluster, at most one per slab. */
 __host__ __device__ static inline int split_parts(int clusters, int tiles, int k_tiles)
 {
@@ -3518,7 +3520,7 @@ __device__ static inline bool next_piece(int n, const Shape *shape, const LastRo
     piece->tile += last->whole;
     return found;
 }
-#line 5378 "gemm.md"
+#line 5381 "gemm.md"
 #define GATHER_THREADS 256                      /* a block of d_gather_pieces */
 #define GATHER_ELEMENTS ((int)(GATHER_THREADS * C_VECTOR))   /* of a block tile, per block: 16 bytes a thread */
 #define HOPPER_MAX_CLUSTERS GATHER_THREADS      /* the most clusters a split round is dealt to: one thread each */
@@ -3583,7 +3585,7 @@ __global__ void __launch_bounds__(GATHER_THREADS) d_gather_pieces(accum_t *__res
         result.value[j] = scale_accumulator(alpha, (accum_t)sum[j], beta, old.value[j]);
     *element = result;
 }
-#line 5461 "gemm.md"
+#line 5464 "gemm.md"
 #define HOPPER_FILL_SECONDS 100e-6   /* a shorter tile runs whole */
 
 static bool hopper_fills_small(HopperTile tile, int tiles, int clusters, int k_padded, double seconds,
@@ -3597,7 +3599,7 @@ static bool hopper_fills(HopperTile tile, int tiles, int clusters, int k_padded,
         return hopper_fills_small(tile, tiles, clusters, k_padded, seconds, bandwidth);
     return 2 * tiles <= clusters && seconds >= HOPPER_FILL_SECONDS;
 }
-#line 5505 "gemm.md"
+#line 5509 "gemm.md"
 #define HOPPER_BLOCK_PULL 90e9       /* bytes/s that one block of a 64-wide tile reads when few run; H200 */
 #define HOPPER_PULL_PER_64 30e9      /* and each 64 columns more (64 x 128: 120e9); fitted on forced tiles, H200 */
 #define HOPPER_SWAP_PULL 60e9        /* the same with the roles swapped, tiles 64 wide; tf32's, H200 (8-bit: not fitted) */
@@ -3613,10 +3615,10 @@ static double hopper_pull(HopperTile tile)
     return HOPPER_BLOCK_PULL + HOPPER_PULL_PER_64 * (tile.block_n / 64 - 1);
 }
 
-/* Step 8 splits every tile when there are at most clusters / share of them: share 2, two pieces a tile or
-   more. Step 9's small tiles, whole, read at HOPPER_BLOCK_PULL a block; they are split while they cannot draw the
-   memory's bandwidth: share is the pull over an SM's share of the bandwidth, rounded (H100 4, H200 2; with the
-   roles swapped, 2). The 64-wide pull for every width: forced runs confirmed the shares it gives, 4 and 2
+/* The clusters per tile from which every tile is split. Step 8's is 2: at most one tile per two clusters, two pieces
+   a tile or more. Step 9's small tiles, whole, read at most HOPPER_BLOCK_PULL a block, so they are split while they
+   cannot draw the memory's bandwidth: the pull over one SM's part of the bandwidth, rounded (H100 4, H200 2; with
+   the roles swapped, 2). The 64-wide pull serves every width: forced runs confirmed the 4 and 2 it gives
    (hopper_by_shape times each width at its own pull). */
 static int hopper_fill_share(HopperTile tile, int clusters, double bandwidth)
 {
@@ -3639,7 +3641,7 @@ static bool hopper_fills_small(HopperTile tile, int tiles, int clusters, int k_p
         seconds = hopper_tile_bytes(tile, k_padded) / (tile.cluster * hopper_pull(tile));
     return seconds * (1 - 1.0 / split_parts(clusters, tiles, k_padded / tile.block_k)) >= HOPPER_SPLIT_SECONDS;
 }
-#line 5561 "gemm.md"
+#line 5565 "gemm.md"
 /* One of step 9's tiles: a kind of d_gemm_hopper and its speed per flop, in percent of the 128 x 256 tile's; and
    its speed where 8-bit A's role comes through registers (roles swapped: int8 with B as stored), measured against
    the 128 x 256 tile with B transposed first on big squares (H100). */
@@ -3658,7 +3660,7 @@ static const HopperChoice HOPPER_TILES[] = {
     {HOPPER_SWAPPED_64, 62, 49},                                    /* roles swapped: 128 x 64, no cluster */
     {HOPPER_SWAPPED_128, 87, 70},                                   /* roles swapped: 128 x 128, no cluster */
 };
-#line 5584 "gemm.md"
+#line 5588 "gemm.md"
 static Shape hopper_shape(int m, int n, int k, int step);   /* padded to the step's tiles (Running it) */
 static Shape hopper_roles(const Shape *shape, int step);    /* M and N as the kernel sees them */
 
@@ -3703,7 +3705,7 @@ static int hopper_by_shape(int m, int n, int k, int sms, double bandwidth)
     }
     return best;
 }
-#line 5660 "gemm.md"
+#line 5663 "gemm.md"
 /* Step 10: store_hopper through this warp's buffer of 16 rows x STAGED_COLS, a pass per STAGED_COLS columns. The
    warp writes its pairs, then reads rows of 16-byte vectors back: a store instruction covers four whole 128-byte
    rows of C (F16_IN_OUT: eight of 64), not 8 rows x 32 bytes. Vector v of row r lies at v ^ (r mod vectors):
@@ -3743,7 +3745,7 @@ __device__ static inline void store_staged(const wgmma_acc_t (&d)[HOPPER_REGS(ST
         }
     }
 }
-#line 5746 "gemm.md"
+#line 5749 "gemm.md"
 #if !HOPPER_WGMMA || HOPPER_ANY_A_REGS
 /* The byte offset of element (mn, k) in a swizzled slab, K-major or MN-major (The swizzled layout). */
 __device__ static inline int slab_offset(bool mn_major, int mn, int k)
@@ -3768,7 +3770,7 @@ __device__ static inline void load_four(const unsigned char *slab, int mn, int t
     }
 }
 #endif
-#line 5776 "gemm.md"
+#line 5779 "gemm.md"
 #if !HOPPER_WGMMA
 /* d[i..i+3] += a x b, 16 x 8 x 16 in f64: .row.col names A's fragment by rows and B's by columns, the layout
    the thread fragments above describe; then the types of D, A, B and C. */
@@ -3809,7 +3811,7 @@ __device__ static inline void multiply_slab(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
     }
 }
 #endif
-#line 5880 "gemm.md"
+#line 5885 "gemm.md"
 #if HOPPER_ANY_A_REGS
 /* The byte offset of element (mn, k) of A's role where HOPPER_PAIRED(s): panels of 64 bytes along M, block_k rows of
    K each, with the 64-byte swizzle (16-byte chunk c of 128-byte line l at c XOR (l mod 4)). */
@@ -3844,7 +3846,7 @@ __device__ static inline void paired_load(const unsigned char *a_slab, int row, 
 #endif
 }
 #endif
-#line 5920 "gemm.md"
+#line 5925 "gemm.md"
 #if HOPPER_ANY_A_REGS
 /* Bytes of y:x chosen by the four nibbles of `selector`, as __byte_perm does (the CPU's copy is for the self-test). */
 __host__ __device__ static inline unsigned byte_perm(unsigned x, unsigned y, unsigned selector)
@@ -3873,7 +3875,7 @@ __host__ __device__ static inline void paired_fragment(const unsigned (&x)[4], i
     }
 }
 #endif
-#line 5953 "gemm.md"
+#line 5958 "gemm.md"
 #if HOPPER_ANY_A_REGS
 /* A wgmma of 64 x n with A from this thread's four registers a[0..3] (operands i0 .. i3); tf32 names A and B not
    negated (1, 1), the 8-bit types have no such operands */
@@ -3900,7 +3902,7 @@ __device__ static inline void wgmma_a_regs(wgmma_acc_t (&d)[WGMMA_REGS * N / 256
     else
         WGMMA_A_REGS(64, WGMMA_L32, WGMMA_D32(WGMMA_OUT, d, 0), 32, 33, 34, 35, 36, 37, a, b, scale);
 }
-#line 5984 "gemm.md"
+#line 5989 "gemm.md"
 /* Slab n of a piece with A's role in register set SET: slabs alternate between two sets, as a group in flight still
    reads the last slab's. Set 1 loads its K steps in reverse, so the two copies of this code differ and the compiler
    cannot merge them into one set of registers. */
@@ -3945,7 +3947,7 @@ __device__ static inline void multiply_regs(wgmma_acc_t (&d)[HOPPER_SUBTILES(STE
         multiply_set<STEP, 0>(d, a_slab, b_slab, consumer, n);
 }
 #endif
-#line 6044 "gemm.md"
+#line 6049 "gemm.md"
 #if !IS_INTEGER
 /* out (cols x rows) = in (rows x cols) transposed. 32 x 8 threads per block, a 32 x 32 tile each (the last
    ones cut at the edges: f64's padded K is a multiple of 16). */
@@ -3982,7 +3984,7 @@ static bool hopper_prepares(int operand, int step)
     bool swapped = hopper_tile(step).swapped;
     return (operand == 0) != swapped ? HOPPER_TRANSPOSE_A(swapped) : HOPPER_TRANSPOSE_B(swapped);
 }
-#line 6090 "gemm.md"
+#line 6095 "gemm.md"
 #if IS_INTEGER   /* an int8 operand transposed first is transposed in tiles this wide along M or N (s: swapped) */
 #define HOPPER_WHOLE_M(s) (HOPPER_TRANSPOSE_A(s) ? TRANSPOSE_COLS : 1)
 #define HOPPER_WHOLE_N(s) (HOPPER_TRANSPOSE_B(s) ? TRANSPOSE_COLS : 1)
@@ -4020,7 +4022,7 @@ static Shape hopper_roles(const Shape *shape, int step)
     }
     return roles;
 }
-#line 6132 "gemm.md"
+#line 6137 "gemm.md"
 static void make_hopper_maps(Run *run)
 {
     Shape roles = hopper_roles(&run->shape, run->hopper);
@@ -4045,7 +4047,7 @@ static void make_hopper_maps(Run *run)
         make_tensor_map(&run->b_map, b, shape->n_padded, shape->k_padded, panel, panel, b_share, 1,
                         swizzle);
 }
-#line 6162 "gemm.md"
+#line 6167 "gemm.md"
 static TileGeometry hopper_geometry(int step)
 {
     HopperTile hopper = hopper_tile(step);
@@ -4097,7 +4099,7 @@ static const void *hopper_gather_kernel(int kind)
 {
     return HOPPER_GATHER_KERNELS[kind < HOPPER_LAST ? 0 : kind - HOPPER_LAST];
 }
-#line 6220 "gemm.md"
+#line 6225 "gemm.md"
 static int hopper_kind(int kernel, int m, int n, int k, int sms, double bandwidth)
 {
     int step = hopper_step(kernel);
@@ -4129,7 +4131,7 @@ static void check_hopper(const Gpu *gpu, int kernel)
                                             tile.shared_bytes));
     }
 }
-#line 6258 "gemm.md"
+#line 6263 "gemm.md"
 /* The launch of `clusters` clusters; `attribute` is where the cluster size goes. A tile without a cluster is a
    plain grid: launched as clusters of one, a launch took 1 to 4 us longer (H100). */
 static cudaLaunchConfig_t hopper_launch(int step, int clusters, cudaLaunchAttribute *attribute)
@@ -4174,7 +4176,7 @@ static void setup_hopper(Run *run)
         CHECK_CUDA(cudaMemset(run->slots, 0, bytes));   /* padding rows no piece stores: the gather adds zeros */
     }
 }
-#line 6311 "gemm.md"
+#line 6317 "gemm.md"
 
 static void launch_hopper(const Run *run)
 {
@@ -4210,7 +4212,7 @@ static void launch_hopper(const Run *run)
     gather.numAttrs = 1;
     CHECK_CUDA(cudaLaunchKernelExC(&gather, hopper_gather_kernel(step), gather_arguments));
 }
-#line 6364 "gemm.md"
+#line 6370 "gemm.md"
 #define HOPPER_PEAK_WARPGROUPS 3
 #define HOPPER_PEAK_ITERATIONS 8192
 #define HOPPER_PEAK_BYTES ((128 + 256) * HOPPER_ROW)   /* a slab of A and one of B */
@@ -4263,7 +4265,7 @@ d_peak_hopper(const uint4 *operands, wgmma_acc_t *sums, int iterations)
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;   /* so that nothing is left out */
 #endif
 }
-#line 6421 "gemm.md"
+#line 6427 "gemm.md"
 typedef struct {
     uint4 *operands;
     wgmma_acc_t *sums;
@@ -4300,7 +4302,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 6630 "gemm.md"
+#line 6640 "gemm.md"
 static int self_test_failures;
 
 #define H200_BANDWIDTH 4.92e12   /* bytes/s, as the GPU reports it (3201 MHz x 6144 bits x 2): and H100_BANDWIDTH */
