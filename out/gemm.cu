@@ -45,8 +45,8 @@
  *   main
  *   Past WMMA: Hopper's warpgroup MMA d_gemm_hopper: swizzled slabs, wgmma, producer and consumers, the
  *                                     epilogue, the persistent grid, the last round, tiles by shape, f64 on
- *                                     mma.sync, swapped roles (tf32's and int8's A role in registers), the host
- *                                     side, d_peak_hopper, the steps
+ *                                     mma.sync, the operands' roles swapped (tf32, int8: B read into registers),
+ *                                     the host side, d_peak_hopper, the steps
  *   Appendix: testing the host code   --self-test
  */
 /* ==== Configuration ==== */
@@ -3296,10 +3296,10 @@ __device__ static inline void store_staged(const wgmma_acc_t (&d)[HOPPER_REGS(ST
                                            int ldc, int row, int col, int rows, scalar_t alpha, scalar_t beta);
 #define HOPPER_RELEASERS (HOPPER_WGMMA ? 1 : 4)   /* arrivals per consumer on `empty`: one, or each warp's (f64) */
 
-/* barrier.cluster, where every thread of the cluster meets (an instruction, not an mbarrier), at a kernel's start:
-   cheaper than cluster_sync. fence_barrier_init already made the mbarriers' initialisation visible to the cluster,
-   so the arrival can be relaxed, ordering no earlier write (cluster_sync's arrival is a release, which cost about
-   0.6 us in a cluster launch, H100). */
+/* cluster_sync with a relaxed arrival, for a kernel's start. barrier.cluster is where every thread of the cluster
+   meets (an instruction, not an mbarrier); cluster_sync arrives with release, which cost about 0.6 us in a cluster
+   launch (H100). Here fence_barrier_init already made the mbarriers' initialisation visible to the cluster, so the
+   arrival need order no earlier write. */
 __device__ static inline void cluster_start(void)
 {
 #if __CUDA_ARCH__ >= 900
@@ -3399,7 +3399,7 @@ __device__ static inline void produce(unsigned char *slabs, unsigned long long *
             if (done >= 0)
                 barrier_wait(&empty[done % tile.stages], done / tile.stages);
 }
-#line 5149 "gemm.md"
+#line 5148 "gemm.md"
 /* A consumer is done with the slab in buffer s: one arrival on `empty` in every block of the cluster, from the
    warpgroup once its wgmmas are done, or (f64) from each warp once its lanes' loads are, as d_gemm's release_slab. */
 __device__ static inline void release_buffer(unsigned long long *empty, int cluster)
@@ -3437,7 +3437,7 @@ __device__ static inline void consume(wgmma_acc_t (&d)[HOPPER_SUBTILES(STEP)][HO
         release_buffer(&empty[previous], tile.cluster);
     settle_accumulators<STEP>(d);
 }
-#line 5282 "gemm.md"
+#line 5281 "gemm.md"
 /* The H100 and H200 SXM's dense tensor rates, TFLOP/s (TOP/s), in TYPE_PAIR's order (NVIDIA datasheets). */
 static const double HOPPER_RATED[] = {989, 989, 1979, 1979, 989, 494, 67};
 #define HOPPER_SPLIT_SECONDS 15e-6   /* what a split adds: two launches and the slots' traffic (fitted on an H200) */
@@ -3468,7 +3468,7 @@ static int hopper_whole_tiles(int step, int tiles, int clusters, int k_padded, d
     bool fill = tile.fill && hopper_fills(tile, tiles, clusters, k_padded, seconds, bandwidth);
     return split ? tiles - last : fill ? 0 : tiles;
 }
-#line 5319 "gemm.md"
+#line 5318 "gemm.md"
 /* The pieces each tile of a last round of `tiles` is cut into along K: one per cluster, at most one per slab. */
 __host__ __device__ static inline int split_parts(int clusters, int tiles, int k_tiles)
 {
@@ -3520,7 +3520,7 @@ __device__ static inline bool next_piece(int n, const Shape *shape, const LastRo
     piece->tile += last->whole;
     return found;
 }
-#line 5381 "gemm.md"
+#line 5380 "gemm.md"
 #define GATHER_THREADS 256                      /* a block of d_gather_pieces */
 #define GATHER_ELEMENTS ((int)(GATHER_THREADS * C_VECTOR))   /* of a block tile, per block: 16 bytes a thread */
 #define HOPPER_MAX_CLUSTERS GATHER_THREADS      /* the most clusters a split round is dealt to: one thread each */
@@ -3585,7 +3585,7 @@ __global__ void __launch_bounds__(GATHER_THREADS) d_gather_pieces(accum_t *__res
         result.value[j] = scale_accumulator(alpha, (accum_t)sum[j], beta, old.value[j]);
     *element = result;
 }
-#line 5464 "gemm.md"
+#line 5463 "gemm.md"
 #define HOPPER_FILL_SECONDS 100e-6   /* a shorter tile runs whole */
 
 static bool hopper_fills_small(HopperTile tile, int tiles, int clusters, int k_padded, double seconds,
@@ -3599,7 +3599,7 @@ static bool hopper_fills(HopperTile tile, int tiles, int clusters, int k_padded,
         return hopper_fills_small(tile, tiles, clusters, k_padded, seconds, bandwidth);
     return 2 * tiles <= clusters && seconds >= HOPPER_FILL_SECONDS;
 }
-#line 5509 "gemm.md"
+#line 5508 "gemm.md"
 #define HOPPER_BLOCK_PULL 90e9       /* bytes/s that one block of a 64-wide tile reads when few run; H200 */
 #define HOPPER_PULL_PER_64 30e9      /* and each 64 columns more (64 x 128: 120e9); fitted on forced tiles, H200 */
 #define HOPPER_SWAP_PULL 60e9        /* the same with the roles swapped, tiles 64 wide; tf32's, H200 (8-bit: not fitted) */
@@ -3641,7 +3641,7 @@ static bool hopper_fills_small(HopperTile tile, int tiles, int clusters, int k_p
         seconds = hopper_tile_bytes(tile, k_padded) / (tile.cluster * hopper_pull(tile));
     return seconds * (1 - 1.0 / split_parts(clusters, tiles, k_padded / tile.block_k)) >= HOPPER_SPLIT_SECONDS;
 }
-#line 5565 "gemm.md"
+#line 5564 "gemm.md"
 /* One of step 9's tiles: a kind of d_gemm_hopper and its speed per flop, in percent of the 128 x 256 tile's; and
    its speed where 8-bit A's role comes through registers (roles swapped: int8 with B as stored), measured against
    the 128 x 256 tile with B transposed first on big squares (H100). */
@@ -3660,18 +3660,19 @@ static const HopperChoice HOPPER_TILES[] = {
     {HOPPER_SWAPPED_64, 62, 49},                                    /* roles swapped: 128 x 64, no cluster */
     {HOPPER_SWAPPED_128, 87, 70},                                   /* roles swapped: 128 x 128, no cluster */
 };
-#line 5588 "gemm.md"
+#line 5587 "gemm.md"
 static Shape hopper_shape(int m, int n, int k, int step);   /* padded to the step's tiles (Running it) */
 static Shape hopper_roles(const Shape *shape, int step);    /* M and N as the kernel sees them */
 
-/* The tile of HOPPER_TILES whose rounds take the least time on `sms` SMs: a round is one tile per cluster, and
-   takes one tile's flops at the cluster's share of the rated speed times the tile's speed; tiles that are all
-   split along K (step 8) take one piece's share of a round. Small tiles left whole take at least their bytes at
-   their pull per block (hopper_pull), each round. No tile beats reading A and B once at the bandwidth, and a split
-   costs HOPPER_SPLIT_SECONDS on top. With the roles swapped there is no such floor: tf32's pulls were fitted
-   without one. An operand transposed first adds its pass: its bytes read and written at the bandwidth. On a tie,
-   the tile with the shorter rounds, then the first. `bandwidth` is the GPU's memory bandwidth, bytes/s, from its
-   memory clock and bus width (Gpu). */
+/* The tile of HOPPER_TILES whose rounds take the least time on `sms` SMs. For each tile:
+   - a round is one tile per cluster; it takes one tile's flops at the cluster's part of the rated speed, times the
+     tile's speed; tiles that are all split along K (step 8) take one piece's fraction of a round;
+   - small tiles left whole take at least their bytes at their pull per block (hopper_pull), each round;
+   - no tile beats reading A and B once at the bandwidth, and a split costs HOPPER_SPLIT_SECONDS on top; with the
+     roles swapped there is no such floor (tf32's pulls were fitted without one);
+   - an operand transposed first adds its pass: its bytes read and written at the bandwidth.
+   On a tie, the tile with the shorter rounds, then the first. `bandwidth` is the GPU's memory bandwidth, bytes/s,
+   from its memory clock and bus width (Gpu). */
 static int hopper_by_shape(int m, int n, int k, int sms, double bandwidth)
 {
     int best = HOPPER_LAST;
@@ -4302,7 +4303,7 @@ static double hopper_peak(const Options *options, const Gpu *gpu, double *median
     return operations / (timing.median_ms * 1e-3) / 1e12;
 }
 /* ==== Appendix: testing the host code without a GPU ==== */
-#line 6640 "gemm.md"
+#line 6641 "gemm.md"
 static int self_test_failures;
 
 #define H200_BANDWIDTH 4.92e12   /* bytes/s, as the GPU reports it (3201 MHz x 6144 bits x 2): and H100_BANDWIDTH */
