@@ -22,6 +22,7 @@ from test_program import make_binary, run
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gpu_test import kernels_from_help  # noqa: E402  (one parser: the plan's and the run's)
+import gpu_test  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 AWKWARD = (1, 2, 7, 11, 63, 65, 129, 300)
@@ -138,6 +139,90 @@ class GpuTestPlan(unittest.TestCase):
         readme = (REPO / "README.md").read_text(encoding="utf-8")
         quoted = [int(q.replace(",", "")) for q in re.findall(r"on a 9\.0 GPU: ([\d,]+) checks", readme)]
         self.assertEqual(quoted, [counted], "README.md quotes %r checks; --list plans %d" % (quoted, counted))
+
+
+# The bandwidths d_gemm_hopper's rule sees on the GPUs gpu-test runs on (out/gemm.cu: H100_BANDWIDTH, H200_BANDWIDTH).
+BANDWIDTHS = {"H100": "3.35e12", "H200": "4.92e12"}
+RULE_PICKS = REPO / "tests" / "rule_picks.cu"
+
+
+def rule_picks(nvcc, type_pair, ta, tb, sizes, workdir):
+    """{bandwidth's GPU: {size: (tile, split tiles)}}: out/gemm.cu's rule compiled on the host (tests/rule_picks.cu),
+    for one build, at each size."""
+    mnk = {"TF32_IN_F32_OUT": "16x16x8", "F64_IN_OUT": "8x8x4"}.get(type_pair, "16x16x16")
+    binary = os.path.join(workdir, "picks-%s-%d%d" % (type_pair, ta, tb))
+    command = [nvcc, "-O0", "-std=c++17", "-gencode", "arch=compute_80,code=compute_80", "-DCONFIG_ON_COMMAND_LINE",
+               "-D" + type_pair, "-DMNK_" + mnk, "-DTRANSPOSE_A=%d" % ta, "-DTRANSPOSE_B=%d" % tb,
+               "-DGEMM_CU=\"%s\"" % (REPO / "out" / "gemm.cu"), "-o", binary, str(RULE_PICKS), "-lcublas", "-lcuda",
+               "-w"]
+    built = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    if built.returncode != 0:
+        raise AssertionError("rule_picks.cu for %s %d%d: %s" % (type_pair, ta, tb, built.stderr[-2000:]))
+    text = "".join("%d %d %d\n" % size for size in sizes)
+    picks = {}
+    for gpu, bandwidth in BANDWIDTHS.items():
+        out = subprocess.run([binary, bandwidth], input=text, capture_output=True, text=True, timeout=60).stdout
+        picks[gpu] = {tuple(map(int, f[:3])): (f[3], int(f[4])) for f in (line.split() for line in out.splitlines())}
+    return picks
+
+
+def hopper_expectations_unmet(type_pair, ta, tb, picks):
+    """What gpu-test's hopper part asks of one build that the rule's picks (rule_picks) do not give: a wanted tile
+    no size runs, or a size that must split and does not."""
+    unmet = []
+    for gpu, by_size in picks.items():
+        ran = set(tile for tile, _ in by_size.values())
+        for tile in gpu_test.hopper_tiles_wanted(type_pair, ta, tb):
+            if tile not in ran:
+                unmet.append("%s %d%d %s: no size runs %s" % (type_pair, ta, tb, gpu, tile))
+        for size in gpu_test.HOPPER_CHECKED:
+            if gpu_test.hopper_must_split(type_pair, tb, size) and by_size[size][1] == 0:
+                unmet.append("%s %d%d %s: %s is not split (%s)" % (type_pair, ta, tb, gpu, size, by_size[size][0]))
+    return unmet
+
+
+class HopperRulePicks(unittest.TestCase):
+    """gpu-test's hopper part wants, per build, each of step 9's tiles run at its sizes and some sizes split
+    (hopper_tiles_wanted, hopper_must_split). Those are the rule's picks: compiled here from out/gemm.cu for every
+    type pair and layout, on an H100's and an H200's bandwidth, they must give what gpu-test asks, or a device call
+    is spent on a check that fails by design (stop 73 found int8 with A transposed never takes 128 x 64)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.nvcc = find_nvcc()
+        if cls.nvcc is None:
+            raise unittest.SkipTest("nvcc not found: the rule cannot be compiled")
+        import concurrent.futures
+        import tempfile
+        cls.workdir = tempfile.mkdtemp(prefix="rule-picks-")
+        sizes = gpu_test.HOPPER_SIZES + gpu_test.HOPPER_CHECKED
+        builds = [(t, ta, tb) for t in type_pairs_from_makefile() for ta in (0, 1) for tb in (0, 1)]
+        with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+            results = pool.map(lambda b: rule_picks(cls.nvcc, b[0], b[1], b[2], sizes, cls.workdir), builds)
+            cls.picks = dict(zip(builds, results))
+
+    @classmethod
+    def tearDownClass(cls):
+        import shutil
+        shutil.rmtree(getattr(cls, "workdir", ""), ignore_errors=True)
+
+    def test_every_build_runs_the_tiles_and_splits_gpu_test_wants(self):
+        unmet = [line for build, picks in sorted(self.picks.items())
+                 for line in hopper_expectations_unmet(build[0], build[1], build[2], picks)]
+        self.assertEqual(unmet, [], "gpu-test's hopper part asks what the rule does not give:\n  " + "\n  ".join(unmet))
+
+    def test_the_check_can_fail(self):
+        """Without its 128 x 64 runs, int8 with A as stored and B as stored misses a wanted tile; a must-split size
+        left whole is reported too."""
+        picks = {gpu: dict(by_size) for gpu, by_size in self.picks[("I8_IN_I32_OUT", 0, 0)].items()}
+        self.assertEqual(hopper_expectations_unmet("I8_IN_I32_OUT", 0, 0, picks), [])
+        for by_size in picks.values():
+            for size, (tile, split) in list(by_size.items()):
+                by_size[size] = ("128x128c1" if tile == "128x64c1" else tile, split)
+            by_size[gpu_test.HOPPER_SPLIT] = (by_size[gpu_test.HOPPER_SPLIT][0], 0)
+        unmet = hopper_expectations_unmet("I8_IN_I32_OUT", 0, 0, picks)
+        self.assertIn("I8_IN_I32_OUT 00 H200: no size runs 128x64c1", unmet)
+        self.assertIn("I8_IN_I32_OUT 00 H100: %s is not split (128x256c2)" % (gpu_test.HOPPER_SPLIT,), unmet)
 
 
 if __name__ == "__main__":
