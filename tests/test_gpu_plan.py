@@ -153,7 +153,7 @@ def rule_picks(nvcc, type_pair, ta, tb, sizes, workdir):
     binary = os.path.join(workdir, "picks-%s-%d%d" % (type_pair, ta, tb))
     command = [nvcc, "-O0", "-std=c++17", "-gencode", "arch=compute_80,code=compute_80", "-DCONFIG_ON_COMMAND_LINE",
                "-D" + type_pair, "-DMNK_" + mnk, "-DTRANSPOSE_A=%d" % ta, "-DTRANSPOSE_B=%d" % tb,
-               "-DGEMM_CU=\"%s\"" % (REPO / "out" / "gemm.cu"), "-o", binary, str(RULE_PICKS), "-lcublas", "-lcuda",
+               "-DGEMM_CU=\"%s\"" % (REPO / "out" / "gemm.cu"), "-o", binary, str(RULE_PICKS), "-lcublas", "-lpthread",
                "-w"]
     built = subprocess.run(command, capture_output=True, text=True, timeout=600)
     if built.returncode != 0:
