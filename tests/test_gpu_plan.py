@@ -10,10 +10,13 @@ memcheck run.  The test of the checker itself drops one combination from a real 
 reported: a completeness test that cannot fail is no test.
 """
 
+import concurrent.futures
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import unittest
 from pathlib import Path
 
@@ -149,7 +152,7 @@ RULE_PICKS = REPO / "tests" / "rule_picks.cu"
 def rule_picks(nvcc, type_pair, ta, tb, sizes, workdir):
     """{bandwidth's GPU: {size: (tile, split tiles)}}: out/gemm.cu's rule compiled on the host (tests/rule_picks.cu),
     for one build, at each size."""
-    mnk = {"TF32_IN_F32_OUT": "16x16x8", "F64_IN_OUT": "8x8x4"}.get(type_pair, "16x16x16")
+    mnk = gpu_test.SHAPES[type_pair][0]   # the default shape: the rule does not depend on it
     binary = os.path.join(workdir, "picks-%s-%d%d" % (type_pair, ta, tb))
     command = [nvcc, "-O0", "-std=c++17", "-gencode", "arch=compute_80,code=compute_80", "-DCONFIG_ON_COMMAND_LINE",
                "-D" + type_pair, "-DMNK_" + mnk, "-DTRANSPOSE_A=%d" % ta, "-DTRANSPOSE_B=%d" % tb,
@@ -192,8 +195,6 @@ class HopperRulePicks(unittest.TestCase):
         cls.nvcc = find_nvcc()
         if cls.nvcc is None:
             raise unittest.SkipTest("nvcc not found: the rule cannot be compiled")
-        import concurrent.futures
-        import tempfile
         cls.workdir = tempfile.mkdtemp(prefix="rule-picks-")
         sizes = gpu_test.HOPPER_SIZES + gpu_test.HOPPER_CHECKED
         builds = [(t, ta, tb) for t in type_pairs_from_makefile() for ta in (0, 1) for tb in (0, 1)]
@@ -203,7 +204,6 @@ class HopperRulePicks(unittest.TestCase):
 
     @classmethod
     def tearDownClass(cls):
-        import shutil
         shutil.rmtree(getattr(cls, "workdir", ""), ignore_errors=True)
 
     def test_every_build_runs_the_tiles_and_splits_gpu_test_wants(self):
